@@ -1,0 +1,136 @@
+"""keyroute: PyTorch's dispatcher and the tensor system around it, in Python on NumPy.
+
+>>> import keyroute
+>>> x = keyroute.ones(3)
+>>> keyroute.dispatch_keys(x)
+DispatchKeySet(CPU, ADInplaceOrView, AutogradCPU, AutocastCPU)
+"""
+
+from __future__ import annotations
+
+# The dispatcher core and the tensor type come first: everything registers against them.
+from .dispatcher.keys import DispatchKey
+from .dispatcher.keyset import DispatchKeySet
+from .dispatcher.trace import show_dispatch_trace
+from .tensor._tensor import Size, Tensor
+from .tensor.device import Device, device
+from .tensor.dtype import (
+    bfloat16,
+    bool_,
+    can_cast,
+    complex64,
+    complex128,
+    dtype,
+    finfo,
+    float16,
+    float32,
+    float64,
+    get_default_dtype,
+    iinfo,
+    int8,
+    int16,
+    int32,
+    int64,
+    promote_types,
+    uint8,
+)
+from .tensor.dtype import set_default_dtype as _set_default_dtype
+from .tensor.layout import (
+    channels_last,
+    channels_last_3d,
+    contiguous_format,
+    layout,
+    memory_format,
+    preserve_format,
+    strided,
+)
+from . import library  # noqa: E402
+from .dispatcher import builtin_fallbacks  # noqa: E402, F401
+from . import aten as _aten_defs  # noqa: E402, F401  (defines the aten operators)
+from .backends import cpu as _cpu_backend  # noqa: E402, F401
+from .backends import meta as _meta_backend  # noqa: E402
+from . import autograd  # noqa: E402
+from . import python_dispatch as _python_dispatch  # noqa: E402, F401
+from .autograd.grad_mode import (  # noqa: E402
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
+from ._ops import ops  # noqa: E402
+from .random import (  # noqa: E402
+    Generator,
+    default_generator,
+    get_rng_state,
+    initial_seed,
+    manual_seed,
+    seed,
+    set_rng_state,
+)
+from ._creation import (  # noqa: E402
+    arange,
+    as_tensor,
+    asarray,
+    empty,
+    empty_like,
+    empty_strided,
+    eye,
+    from_dlpack,
+    from_numpy,
+    full,
+    full_like,
+    linspace,
+    ones,
+    ones_like,
+    rand,
+    rand_like,
+    randint,
+    randn,
+    randn_like,
+    randperm,
+    scalar_tensor,
+    tensor,
+    zeros,
+    zeros_like,
+)
+from . import _api  # noqa: E402
+from ._api import core as _api_core  # noqa: E402, F401
+from ._api import elementwise as _api_elementwise  # noqa: E402, F401
+from . import _C  # noqa: E402
+
+bool = bool_  # noqa: A001  (keyroute.bool, as torch.bool)
+float = float32  # noqa: A001
+double = float64
+half = float16
+long = int64
+int = int32  # noqa: A001
+short = int16
+cfloat = complex64
+cdouble = complex128
+
+_meta_backend.register_all()
+autograd._register_aten_layers()
+globals().update({k: v for k, v in _api.FUNCTIONS.items() if k not in globals()})
+
+
+def set_default_dtype(d: dtype) -> None:
+    """Set the dtype of float factories and of Python floats in promotion (float32 default)."""
+    _set_default_dtype(d)
+
+
+def dispatch_keys(t: Tensor) -> DispatchKeySet:
+    """The tensor's own dispatch key set, as torch._C._dispatch_keys prints it."""
+    return _C._dispatch_keys(t)
+
+
+def is_tensor(obj: object) -> bool:
+    return isinstance(obj, Tensor)
+
+
+def numel(t: Tensor) -> int:
+    return t.numel()
+
+
+__version__ = "0.1.0"

@@ -1,0 +1,267 @@
+"""Python API of the core operators: conversions, copies, views of shape, new_* factories."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._ops import ops
+from ..tensor._tensor import Tensor
+from ..tensor.device import Device
+from ..tensor.dtype import (
+    bfloat16,
+    bool_,
+    complex64,
+    complex128,
+    float16,
+    float32,
+    float64,
+    int8,
+    int16,
+    int32,
+    int64,
+    to_dtype,
+    uint8,
+)
+from ..tensor.dtype import (
+    dtype as dtype_cls,
+)
+from . import function, method, method_as
+
+aten = ops.aten
+
+
+def _shape_args(args: tuple[Any, ...]) -> list[int]:
+    if len(args) == 1 and isinstance(args[0], (list, tuple)):
+        return [int(s) for s in args[0]]
+    return [int(s) for s in args]
+
+
+@function
+@method
+def clone(self: Tensor, *, memory_format: Any = None) -> Tensor:
+    return (
+        aten.clone.default(self, memory_format=memory_format)
+        if memory_format is not None
+        else aten.clone.default(self)
+    )
+
+
+@function
+@method
+def detach(self: Tensor) -> Tensor:
+    return aten.detach.default(self)
+
+
+@method
+def detach_(self: Tensor) -> Tensor:
+    from ..autograd._meta import set_requires_grad
+
+    if self._ag is not None:
+        self._ag.grad_fn = None
+    set_requires_grad(self, False)
+    return self
+
+
+@method
+def contiguous(self: Tensor, memory_format: Any = None) -> Tensor:
+    if memory_format is None:
+        return aten.contiguous.default(self)
+    return aten.contiguous.default(self, memory_format=memory_format)
+
+
+@method
+def view(self: Tensor, *shape: Any) -> Tensor:
+    if len(shape) == 1 and not isinstance(shape[0], (int, list, tuple)):
+        return aten.view.dtype(self, to_dtype(shape[0]))
+    return aten.view.default(self, _shape_args(shape))
+
+
+@function
+@method
+def reshape(self: Tensor, *shape: Any) -> Tensor:
+    return aten.reshape.default(self, _shape_args(shape))
+
+
+@method
+def view_as(self: Tensor, other: Tensor) -> Tensor:
+    return aten.view.default(self, list(other.shape))
+
+
+@method
+def reshape_as(self: Tensor, other: Tensor) -> Tensor:
+    return aten.reshape.default(self, list(other.shape))
+
+
+@method
+def expand(self: Tensor, *sizes: Any) -> Tensor:
+    return aten.expand.default(self, _shape_args(sizes))
+
+
+@method
+def expand_as(self: Tensor, other: Tensor) -> Tensor:
+    return aten.expand.default(self, list(other.shape))
+
+
+@function
+@method
+def as_strided(self: Tensor, size: Any, stride: Any, storage_offset: int | None = None) -> Tensor:
+    return aten.as_strided.default(self, list(size), list(stride), storage_offset)
+
+
+@method
+def copy_(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
+    return (
+        aten.copy_.default(self, src, non_blocking)
+        if non_blocking
+        else aten.copy_.default(self, src)
+    )
+
+
+@method
+def fill_(self: Tensor, value: Any) -> Tensor:
+    if isinstance(value, Tensor):
+        return aten.fill_.Tensor(self, value)
+    return aten.fill_.Scalar(self, value)
+
+
+@method
+def zero_(self: Tensor) -> Tensor:
+    return aten.zero_.default(self)
+
+
+@method
+def resize_(self: Tensor, *sizes: Any, memory_format: Any = None) -> Tensor:
+    return aten.resize_.default(self, _shape_args(sizes))
+
+
+@method
+def uniform_(self: Tensor, from_: float = 0.0, to: float = 1.0, *, generator: Any = None) -> Tensor:
+    return aten.uniform_.default(self, from_, to, generator=generator)
+
+
+@method
+def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *, generator: Any = None) -> Tensor:
+    return aten.normal_.default(self, mean, std, generator=generator)
+
+
+@method
+def random_(self: Tensor, *args: Any, generator: Any = None) -> Tensor:
+    if len(args) == 2:
+        return getattr(aten.random_, "from")(self, args[0], args[1], generator=generator)
+    if len(args) == 1:
+        return aten.random_.to(self, args[0], generator=generator)
+    return getattr(aten.random_, "from")(self, 0, None, generator=generator)
+
+
+@method
+def bernoulli_(self: Tensor, p: float = 0.5, *, generator: Any = None) -> Tensor:
+    return aten.bernoulli_.float(self, p, generator=generator)
+
+
+# -- conversions
+
+
+def _parse_to(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, Any, bool, bool, Any]:
+    """Tensor.to's overloads: (dtype), (device[, dtype]), (tensor), then non_blocking, copy."""
+    dtype = kwargs.pop("dtype", None)
+    device = kwargs.pop("device", None)
+    flags = []
+    for a in args:
+        if isinstance(a, Tensor):
+            dtype, device = a._dtype, a.device
+        elif isinstance(a, dtype_cls):
+            dtype = a
+        elif isinstance(a, bool):
+            flags.append(a)
+        elif isinstance(a, (str, Device, int)):
+            device = a
+        else:
+            raise TypeError(f"to() received an invalid combination of arguments: {a!r}")
+    non_blocking = kwargs.pop("non_blocking", flags[0] if flags else False)
+    copy = kwargs.pop("copy", flags[1] if len(flags) > 1 else False)
+    return dtype, device, non_blocking, copy, kwargs.pop("memory_format", None)
+
+
+@method
+def to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    dtype, device, non_blocking, copy, memory_format = _parse_to(args, kwargs)
+    return aten.to.dtype_layout(
+        self,
+        dtype=None if dtype is None else to_dtype(dtype),
+        device=None if device is None else Device(device),
+        non_blocking=non_blocking,
+        copy=copy,
+        memory_format=memory_format,
+    )
+
+
+def _cast(dt: Any) -> Any:
+    def cast(self: Tensor, memory_format: Any = None) -> Tensor:
+        return aten.to.dtype(self, dt)
+
+    return cast
+
+
+for _name, _dt in (
+    ("float", float32), ("double", float64), ("half", float16), ("bfloat16", bfloat16),
+    ("int", int32), ("long", int64), ("short", int16), ("char", int8), ("byte", uint8),
+    ("bool", bool_), ("cfloat", complex64), ("cdouble", complex128),
+):  # fmt: skip
+    method_as(_name)(_cast(_dt))
+
+
+@method
+def cpu(self: Tensor, memory_format: Any = None) -> Tensor:
+    return self.to("cpu")
+
+
+@method
+def type_as(self: Tensor, other: Tensor) -> Tensor:
+    return aten.to.dtype(self, other._dtype)
+
+
+@method
+def type(self: Tensor, dtype: Any = None, non_blocking: bool = False) -> Any:
+    if dtype is None:
+        return f"keyroute.{self._dtype._short}Tensor"
+    return aten.to.dtype(self, to_dtype(dtype))
+
+
+# -- new_* factories
+
+
+@method
+def new_empty(self: Tensor, *size: Any, dtype: Any = None, device: Any = None,
+              requires_grad: bool = False, **kw: Any) -> Tensor:  # fmt: skip
+    out = aten.new_empty.default(self, _shape_args(size), dtype=dtype, device=device)
+    return out.requires_grad_(True) if requires_grad else out
+
+
+@method
+def new_zeros(self: Tensor, *size: Any, dtype: Any = None, device: Any = None,
+              requires_grad: bool = False, **kw: Any) -> Tensor:  # fmt: skip
+    out = aten.new_zeros.default(self, _shape_args(size), dtype=dtype, device=device)
+    return out.requires_grad_(True) if requires_grad else out
+
+
+@method
+def new_ones(self: Tensor, *size: Any, dtype: Any = None, device: Any = None,
+             requires_grad: bool = False, **kw: Any) -> Tensor:  # fmt: skip
+    out = aten.new_ones.default(self, _shape_args(size), dtype=dtype, device=device)
+    return out.requires_grad_(True) if requires_grad else out
+
+
+@method
+def new_full(self: Tensor, size: Any, fill_value: Any, *, dtype: Any = None, device: Any = None,
+             requires_grad: bool = False, **kw: Any) -> Tensor:  # fmt: skip
+    out = aten.new_full.default(self, list(size), fill_value, dtype=dtype, device=device)
+    return out.requires_grad_(True) if requires_grad else out
+
+
+@method
+def new_tensor(self: Tensor, data: Any, *, dtype: Any = None, device: Any = None,
+               requires_grad: bool = False) -> Tensor:  # fmt: skip
+    from .._creation import tensor
+
+    return tensor(data, dtype=dtype or self._dtype, device=device or self.device,
+                  requires_grad=requires_grad)  # fmt: skip

@@ -1,0 +1,51 @@
+"""`keyroute.ops`: operators by namespace, as `torch.ops` (`ops.aten.add.Tensor`)."""
+
+from __future__ import annotations
+
+import types
+from typing import Any
+
+from .dispatcher.operator import _OPS, packet
+
+__all__ = ["ops"]
+
+
+class _OpNamespace(types.ModuleType):
+    """`ops.<ns>`: attribute access returns the packet of ns::<name>."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__("keyroute.ops." + name)
+        self.name = name
+
+    def __getattr__(self, op_name: str) -> Any:
+        if op_name.startswith("__"):
+            raise AttributeError(op_name)
+        qual = f"{self.name}::{op_name}"
+        if not any(op._name == qual and op._schema is not None for op in _OPS.values()):
+            raise AttributeError(
+                f"'_OpNamespace' '{self.name}' object has no attribute '{op_name}'"
+            )
+        return packet(qual)
+
+    def __iter__(self) -> Any:
+        prefix = self.name + "::"
+        return iter(
+            sorted({op._name[len(prefix) :] for op in _OPS.values() if op._name.startswith(prefix)})
+        )
+
+
+class _Ops(types.ModuleType):
+    def __init__(self) -> None:
+        super().__init__("keyroute.ops")
+        self._namespaces: dict[str, _OpNamespace] = {}
+
+    def __getattr__(self, name: str) -> _OpNamespace:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        ns = self._namespaces.get(name)
+        if ns is None:
+            ns = self._namespaces[name] = _OpNamespace(name)
+        return ns
+
+
+ops = _Ops()

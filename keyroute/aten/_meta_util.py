@@ -1,0 +1,155 @@
+"""Building blocks of meta functions: new meta tensors, meta views, and the common rules
+(elementwise broadcasting + promotion + TensorIterator strides; reductions).
+
+A meta function receives the operator's arguments (tensors of any device) and returns meta
+tensors describing the outputs; it raises PyTorch's error for bad input. It reads metadata
+only, so it costs the same for a 4 GiB tensor as for a scalar.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..tensor._tensor import META_KEYS, Tensor, make_tensor
+from ..tensor.dtype import bool_, dtype, get_default_dtype, int64
+from ..tensor.meta_array import MetaArray
+from . import _shape
+from ._promotion import result_type
+
+__all__ = [
+    "new_meta",
+    "meta_view",
+    "meta_like",
+    "elementwise",
+    "unary_meta",
+    "unary_float_meta",
+    "binary_meta",
+    "compare_meta",
+    "reduction_meta",
+    "shape_of",
+    "strides_of",
+    "check",
+]
+
+
+def check(cond: bool, msg: str, exc: type[Exception] = RuntimeError) -> None:
+    if not cond:
+        raise exc(msg)
+
+
+def shape_of(t: Any) -> tuple[int, ...]:
+    return t._data.shape if hasattr(t, "_data") else ()
+
+
+def strides_of(t: Tensor) -> tuple[int, ...]:
+    return t.stride()
+
+
+def new_meta(shape: Sequence[int], dt: dtype, stride: Sequence[int] | None = None) -> Tensor:
+    """A fresh meta tensor (its own storage)."""
+    shape = tuple(int(s) for s in shape)
+    for s in shape:
+        if s < 0:
+            raise RuntimeError(
+                f"Trying to create tensor with negative dimension {s}: {list(shape)}"
+            )
+    return make_tensor(MetaArray(shape, stride, dt.np), dt, META_KEYS)
+
+
+def meta_like(t: Tensor, dt: dtype | None = None) -> Tensor:
+    """A fresh meta tensor with t's shape and strides (dense ones if t is not dense)."""
+    shape = shape_of(t)
+    stride = t.stride()
+    if not _is_non_overlapping_and_dense(shape, stride):
+        stride = _shape.elementwise_strides(shape, [(shape, stride)])
+    return new_meta(shape, dt if dt is not None else t._dtype, stride)
+
+
+def _is_non_overlapping_and_dense(shape: Sequence[int], stride: Sequence[int]) -> bool:
+    if len(shape) == 1:
+        return shape[0] < 2 or stride[0] == 1
+    dims = sorted(range(len(shape)), key=lambda d: (stride[d] if shape[d] != 1 else 0, d))
+    expected = 1
+    for d in dims:
+        if shape[d] == 1:
+            continue
+        if stride[d] != expected:
+            return False
+        expected *= shape[d]
+    return True
+
+
+def meta_view(
+    base: Tensor, shape: Sequence[int], stride: Sequence[int], offset: int | None = None
+) -> Tensor:
+    """A meta tensor viewing base's storage with a new layout."""
+    data = base._data
+    if offset is None:
+        offset = base.storage_offset()
+    if isinstance(data, MetaArray):
+        nbytes = data.storage_nbytes
+    else:
+        from ..tensor._tensor import _root_array
+
+        nbytes = _root_array(data).nbytes
+    m = MetaArray(tuple(shape), tuple(stride), base._dtype.np, offset, nbytes)
+    ks = base._ks if isinstance(data, MetaArray) else META_KEYS
+    return make_tensor(m, base._dtype, ks, type(base) if isinstance(data, MetaArray) else Tensor)
+
+
+def elementwise(
+    *tensors: Any, dt: dtype | None = None, shape: tuple[int, ...] | None = None
+) -> Tensor:
+    """Output of an elementwise op over tensors/scalars: broadcast shape, TensorIterator
+    strides, dtype `dt` (default: the promoted type)."""
+    ts = [t for t in tensors if isinstance(t, Tensor)]
+    if shape is None:
+        shape = _shape.broadcast_shapes(*(shape_of(t) for t in ts))
+    if dt is None:
+        dt = result_type(*tensors)
+    stride = _shape.elementwise_strides(shape, [(shape_of(t), t.stride()) for t in ts])
+    return new_meta(shape, dt, stride)
+
+
+def unary_meta(self: Tensor) -> Tensor:
+    return elementwise(self, dt=self._dtype)
+
+
+def unary_float_meta(self: Tensor) -> Tensor:
+    """Unary ops that compute in floating point: integers and bool become the default dtype."""
+    dt = self._dtype if self._dtype.category >= 2 else get_default_dtype()
+    return elementwise(self, dt=dt)
+
+
+def binary_meta(self: Any, other: Any) -> Tensor:
+    return elementwise(self, other)
+
+
+def compare_meta(self: Any, other: Any) -> Tensor:
+    result_type(self, other)  # validates the operands
+    return elementwise(self, other, dt=bool_)
+
+
+def reduction_meta(
+    self: Tensor,
+    dim: Sequence[int] | int | None,
+    keepdim: bool,
+    dt: dtype | None = None,
+) -> Tensor:
+    shape = shape_of(self)
+    if dim is None or (isinstance(dim, (list, tuple)) and len(dim) == 0):
+        dims = tuple(range(len(shape)))
+    elif isinstance(dim, int):
+        dims = (_shape.wrap_dim(dim, len(shape)),)
+    else:
+        dims = _shape.wrap_dims(dim, len(shape))
+    out_shape = _shape.reduced_shape(shape, dims, keepdim)
+    return new_meta(out_shape, dt if dt is not None else self._dtype)
+
+
+def sum_dtype(self: Tensor, dt: dtype | None) -> dtype:
+    """sum/prod/cumsum: integral and bool inputs accumulate in int64 unless dtype= is given."""
+    if dt is not None:
+        return dt
+    return int64 if self._dtype.category <= 1 else self._dtype

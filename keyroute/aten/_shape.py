@@ -1,0 +1,237 @@
+"""Shape and stride arithmetic shared by every meta function and backend (PyTorch's rules).
+
+>>> broadcast_shapes((2, 1), (3,))
+(2, 3)
+>>> infer_size([-1, 4], 8)
+(2, 4)
+>>> compute_view_stride((2, 3), (3, 1), (6,))
+(1,)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..tensor.meta_array import contiguous_strides
+
+__all__ = [
+    "broadcast_shapes",
+    "wrap_dim",
+    "wrap_dims",
+    "infer_size",
+    "compute_view_stride",
+    "contiguous_strides",
+    "is_contiguous_strides",
+    "is_channels_last_strides",
+    "elementwise_strides",
+    "reduced_shape",
+    "numel",
+]
+
+
+def numel(shape: Sequence[int]) -> int:
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...]:
+    """The broadcast of shapes, or PyTorch's error naming the mismatching dimension."""
+    ndim = max((len(s) for s in shapes), default=0)
+    out = [1] * ndim
+    for shape in shapes:
+        offset = ndim - len(shape)
+        for i, size in enumerate(shape):
+            j = offset + i
+            cur = out[j]
+            if cur == size or size == 1:
+                continue
+            if cur == 1:
+                out[j] = size
+                continue
+            raise RuntimeError(
+                f"The size of tensor a ({cur}) must match the size of tensor b ({size}) at "
+                f"non-singleton dimension {i}"
+            )
+    return tuple(out)
+
+
+def wrap_dim(dim: int, ndim: int, wrap_scalar: bool = True) -> int:
+    """A dimension index in [0, ndim); negative counts from the end (0-d tensors accept 0/-1)."""
+    if ndim <= 0:
+        if not wrap_scalar:
+            raise IndexError(f"dimension specified as {dim} but tensor has no dimensions")
+        ndim = 1
+    if not -ndim <= dim < ndim:
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{-ndim}, {ndim - 1}], but got "
+            f"{dim})"
+        )
+    return dim + ndim if dim < 0 else dim
+
+
+def wrap_dims(dims: Sequence[int], ndim: int) -> tuple[int, ...]:
+    out = []
+    for d in dims:
+        w = wrap_dim(d, ndim)
+        if w in out:
+            raise RuntimeError(f"dim {w} appears multiple times in the list of dims")
+        out.append(w)
+    return tuple(out)
+
+
+def infer_size(shape: Sequence[int], n: int) -> tuple[int, ...]:
+    """Resolve one -1 in a view/reshape shape for a tensor of n elements."""
+    newsize = 1
+    infer_dim = None
+    for i, s in enumerate(shape):
+        if s == -1:
+            if infer_dim is not None:
+                raise RuntimeError("only one dimension can be inferred")
+            infer_dim = i
+        elif s >= 0:
+            newsize *= s
+        else:
+            raise RuntimeError(f"invalid shape dimension {s}")
+    shape_str = "[" + ", ".join(str(s) for s in shape) + "]"
+    if n == newsize or (infer_dim is not None and newsize > 0 and n % newsize == 0):
+        out = list(shape)
+        if infer_dim is not None:
+            if newsize == 0:
+                raise RuntimeError(
+                    f"cannot reshape tensor of 0 elements into shape {shape_str} because the "
+                    f"unspecified dimension size -1 can be any value and is ambiguous"
+                )
+            out[infer_dim] = n // newsize
+        return tuple(out)
+    if infer_dim is not None and newsize == 0:
+        raise RuntimeError(
+            f"cannot reshape tensor of 0 elements into shape {shape_str} because the "
+            f"unspecified dimension size -1 can be any value and is ambiguous"
+        )
+    raise RuntimeError(f"shape '{shape_str}' is invalid for input of size {n}")
+
+
+def compute_view_stride(
+    oldshape: Sequence[int], oldstride: Sequence[int], newshape: Sequence[int]
+) -> tuple[int, ...] | None:
+    """Strides for viewing (oldshape, oldstride) as newshape without a copy, else None
+    (at::detail::computeStride)."""
+    if not oldshape:
+        return tuple(1 for _ in newshape)
+    n = numel(oldshape)
+    if n == 0 and tuple(oldshape) == tuple(newshape):
+        return tuple(oldstride)
+    newstride = [0] * len(newshape)
+    if n == 0:
+        # Any strides work for an empty tensor: use contiguous ones, as PyTorch does.
+        return contiguous_strides(tuple(newshape))
+    view_d = len(newshape) - 1
+    chunk_base_stride = oldstride[-1]
+    tensor_numel = 1
+    view_numel = 1
+    for tensor_d in range(len(oldshape) - 1, -1, -1):
+        tensor_numel *= oldshape[tensor_d]
+        if tensor_d == 0 or (
+            oldshape[tensor_d - 1] != 1
+            and oldstride[tensor_d - 1] != tensor_numel * chunk_base_stride
+        ):
+            while view_d >= 0 and (view_numel < tensor_numel or newshape[view_d] == 1):
+                newstride[view_d] = view_numel * chunk_base_stride
+                view_numel *= newshape[view_d]
+                view_d -= 1
+            if view_numel != tensor_numel:
+                return None
+            if tensor_d > 0:
+                chunk_base_stride = oldstride[tensor_d - 1]
+                tensor_numel = 1
+                view_numel = 1
+    if view_d != -1:
+        return None
+    return tuple(newstride)
+
+
+def is_contiguous_strides(shape: Sequence[int], strides: Sequence[int]) -> bool:
+    """PyTorch's is_contiguous: size-1 dimensions' strides do not matter; empty is contiguous."""
+    expected = 1
+    for size, stride in zip(reversed(tuple(shape)), reversed(tuple(strides))):
+        if size == 0:
+            return True
+        if size != 1:
+            if stride != expected:
+                return False
+            expected *= size
+    return True
+
+
+def is_channels_last_strides(shape: Sequence[int], strides: Sequence[int]) -> bool:
+    if len(shape) != 4:
+        return False
+    n, c, h, w = shape
+    expected = 1
+    for d in (1, 3, 2, 0):
+        size = shape[d]
+        if size == 0:
+            return True
+        if size != 1:
+            if strides[d] != expected:
+                return False
+            expected *= size
+    del n, c, h, w
+    return True
+
+
+def elementwise_strides(
+    shape: tuple[int, ...], inputs: Sequence[tuple[tuple[int, ...], tuple[int, ...]]]
+) -> tuple[int, ...]:
+    """Output strides of an elementwise op (TensorIterator): follow the memory order of the
+    inputs (first input first) so non-contiguous inputs give like-ordered outputs."""
+    ndim = len(shape)
+    if ndim <= 1:
+        return contiguous_strides(shape)
+    # Strides of each input, broadcast to the output rank (0 for broadcast dims).
+    full = []
+    for ishape, istride in inputs:
+        offset = ndim - len(ishape)
+        st = [0] * ndim
+        for i, (s, t) in enumerate(zip(ishape, istride)):
+            st[offset + i] = 0 if s == 1 and shape[offset + i] != 1 else t
+        full.append(st)
+    # Sort dims from innermost to outermost as TensorIterator::reorder_dimensions does.
+    perm = list(range(ndim - 1, -1, -1))
+
+    def should_swap(dim0: int, dim1: int) -> int:
+        for st in full:
+            s0, s1 = st[dim0], st[dim1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 < s1:
+                return -1
+            if s0 > s1:
+                return 1
+            if shape[dim0] > shape[dim1]:
+                return 1
+        return 0
+
+    for i in range(1, ndim):
+        dim1 = i
+        for dim0 in range(i - 1, -1, -1):
+            comparison = should_swap(perm[dim0], perm[dim1])
+            if comparison > 0:
+                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
+                dim1 = dim0
+            elif comparison < 0:
+                break
+    strides = [0] * ndim
+    acc = 1
+    for d in perm:
+        strides[d] = acc
+        acc *= max(shape[d], 1)
+    return tuple(strides)
+
+
+def reduced_shape(shape: Sequence[int], dims: Sequence[int], keepdim: bool) -> tuple[int, ...]:
+    if keepdim:
+        return tuple(1 if i in dims else s for i, s in enumerate(shape))
+    return tuple(s for i, s in enumerate(shape) if i not in dims)

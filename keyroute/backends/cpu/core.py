@@ -1,0 +1,399 @@
+"""CPU kernels of the core operators: allocation, copies, conversions, views, random fills."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from ...aten import _shape
+from ...aten._meta_util import new_meta
+from ...aten.core import as_size, expand_geometry, factory_dtype
+from ...random import numpy_generator
+from ...tensor._tensor import Tensor, _root_array, make_tensor
+from ...tensor.device import Device
+from ...tensor.dtype import to_dtype
+from ...tensor.layout import to_memory_format
+from ._kernel import kernel, wrap
+
+_as_strided = np.lib.stride_tricks.as_strided
+
+
+def view_of(self: Tensor, a: np.ndarray) -> Tensor:
+    """A tensor sharing self's storage with NumPy view `a` (view metadata is ADInplaceOrView's)."""
+    return make_tensor(a, self._dtype, self._ks, Tensor)
+
+
+def strided_view(base_arr: np.ndarray, shape: tuple[int, ...], stride: tuple[int, ...],
+                 offset: int) -> np.ndarray:  # fmt: skip
+    """A NumPy view of base_arr's storage with element strides and a storage offset."""
+    root = _root_array(base_arr)
+    item = base_arr.itemsize
+    flat = (
+        root.reshape(-1).view(base_arr.dtype) if root.dtype != base_arr.dtype else root.reshape(-1)
+    )
+    start = flat[offset:] if offset else flat
+    return _as_strided(
+        start, shape, tuple(s * item for s in stride), writeable=base_arr.flags.writeable
+    )
+
+
+# ----------------------------------------------------------------------------- allocation
+
+
+@kernel("empty.memory_format")
+def empty(size, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
+    dt = factory_dtype(dtype)
+    shape = as_size(size)
+    mf = to_memory_format(memory_format)
+    if mf is not None and mf.name == "channels_last" and len(shape) == 4:
+        n, c, h, w = shape
+        return wrap(np.empty((n, h, w, c), dt.np).transpose(0, 3, 1, 2), dt)
+    return wrap(np.empty(shape, dt.np), dt)
+
+
+@kernel("empty_strided")
+def empty_strided(size, stride, *, dtype=None, layout=None, device=None, pin_memory=None):
+    dt = factory_dtype(dtype)
+    shape, strides = as_size(size), as_size(stride)
+    m = new_meta(shape, dt, strides)  # validates
+    n = m._data.storage_nbytes // dt.itemsize
+    return wrap(strided_view(np.empty(max(n, 1), dt.np), shape, strides, 0), dt)
+
+
+@kernel("resize_")
+def resize_(self, size, *, memory_format=None):
+    shape = as_size(size)
+    for s in shape:
+        if s < 0:
+            raise RuntimeError(
+                f"Trying to create tensor with negative dimension {s}: {list(shape)}"
+            )
+    a = self._data
+    if a.shape == shape:
+        return self
+    n = _shape.numel(shape)
+    root = _root_array(a)
+    offset = self.storage_offset()
+    if root.size >= offset + n:
+        flat = root.reshape(-1)
+        self._data = flat[offset : offset + n].reshape(shape)
+    else:
+        new = np.empty(offset + n, a.dtype)
+        old = root.reshape(-1)
+        new[: old.size] = old
+        self._data = new[offset:].reshape(shape)
+    return self
+
+
+# ----------------------------------------------------------------------------- copies
+
+
+@kernel("copy_")
+def copy_(self, src, non_blocking=False):
+    dst = self._data
+    if isinstance(src, Tensor):
+        s = src._data
+        if not isinstance(s, np.ndarray):
+            raise NotImplementedError("Cannot copy out of meta tensor; no data!")
+        if s.dtype.kind == "c" and dst.dtype.kind != "c":
+            warnings.warn(
+                "Casting complex values to real discards the imaginary part", UserWarning, 2
+            )
+            s = s.real
+    else:
+        s = src
+    if dst.shape != np.shape(s):
+        target = _shape.broadcast_shapes(dst.shape, np.shape(s))
+        if target != dst.shape:
+            raise RuntimeError(
+                f"output with shape {list(dst.shape)} doesn't match the broadcast shape "
+                f"{list(target)}"
+            )
+    with np.errstate(invalid="ignore", over="ignore"):
+        np.copyto(dst, s, casting="unsafe")
+    return self
+
+
+def _layout_copy(a: np.ndarray, memory_format: Any, dt_np: Any) -> np.ndarray:
+    mf = to_memory_format(memory_format)
+    with np.errstate(invalid="ignore", over="ignore"):
+        if mf is not None and mf.name == "contiguous_format":
+            return np.array(a, dtype=dt_np, order="C", copy=True)
+        if mf is not None and mf.name == "channels_last" and a.ndim == 4:
+            out = np.empty((a.shape[0], a.shape[2], a.shape[3], a.shape[1]), dt_np)
+            out = out.transpose(0, 3, 1, 2)
+            np.copyto(out, a, casting="unsafe")
+            return out
+        return a.astype(dt_np, order="K", copy=True)
+
+
+@kernel("_to_copy")
+def _to_copy(self, *, dtype=None, layout=None, device=None, pin_memory=None,
+             non_blocking=False, memory_format=None):  # fmt: skip
+    dt = self._dtype if dtype is None else to_dtype(dtype)
+    if device is not None and Device(device).type != "cpu":
+        from ...aten.core import _clone_meta
+
+        if Device(device).type == "meta":
+            return _clone_meta(self, memory_format, dt)
+        raise RuntimeError(f"keyroute has no backend for device '{Device(device)}' yet")
+    a = self._data
+    if a.dtype.kind == "c" and dt.np.kind != "c":
+        warnings.warn("Casting complex values to real discards the imaginary part", UserWarning, 2)
+        a = a.real
+    return wrap(_layout_copy(a, memory_format, dt.np), dt)
+
+
+@kernel("clone")
+def clone(self, *, memory_format=None):
+    return wrap(_layout_copy(self._data, memory_format, self._data.dtype), self._dtype)
+
+
+def _fill_value(a: np.ndarray, value: Any) -> Any:
+    if isinstance(value, Tensor):
+        value = value.item()
+    if a.dtype.kind in "iub" and isinstance(value, (int, float)) and not isinstance(value, bool):
+        if a.dtype.kind == "b":
+            return bool(value)
+        if isinstance(value, float):
+            if value != value or value in (float("inf"), float("-inf")):
+                return np.array(value).astype(a.dtype)
+            value = int(value)
+        info = np.iinfo(a.dtype)
+        if not info.min <= value <= info.max:
+            return np.array(value, dtype=np.int64).astype(a.dtype)  # wraps, as C++ casts do
+    if a.dtype.kind != "c" and isinstance(value, complex):
+        warnings.warn("Casting complex values to real discards the imaginary part", UserWarning, 3)
+        value = value.real
+    return value
+
+
+@kernel("fill_.Scalar")
+def fill__Scalar(self, value):
+    a = self._data
+    a[...] = _fill_value(a, value)
+    return self
+
+
+@kernel("fill_.Tensor")
+def fill__Tensor(self, value):
+    if value.dim() != 0:
+        raise RuntimeError(
+            f"fill_ only supports 0-dimension value tensor but got tensor with {value.dim()} "
+            f"dimensions."
+        )
+    a = self._data
+    a[...] = _fill_value(a, value)
+    return self
+
+
+@kernel("zero_")
+def zero_(self):
+    self._data[...] = 0
+    return self
+
+
+@kernel("_local_scalar_dense")
+def _local_scalar_dense(self):
+    a = self._data
+    if a.size != 1:
+        raise RuntimeError(f"a Tensor with {a.size} elements cannot be converted to Scalar")
+    v = a.reshape(-1)[0]
+    kind = a.dtype.kind
+    if kind == "b":
+        return bool(v)
+    if kind in "iu":
+        return int(v)
+    if kind == "c":
+        return complex(v)
+    return float(v)
+
+
+# ----------------------------------------------------------------------------- views
+
+
+@kernel("detach", "alias", "lift_fresh")
+def alias(self):
+    return view_of(self, self._data.view())
+
+
+@kernel("view")
+def view(self, size):
+    a = self._data
+    shape = _shape.infer_size(as_size(size), a.size)
+    stride = _shape.compute_view_stride(a.shape, self.stride(), shape)
+    if stride is None:
+        raise RuntimeError(
+            "view size is not compatible with input tensor's size and stride (at least one "
+            "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
+        )
+    item = a.itemsize
+    v = a.reshape(shape)
+    if v.strides != tuple(s * item for s in stride) and v.size > 1:
+        v = _as_strided(a, shape, tuple(s * item for s in stride), writeable=a.flags.writeable)
+    return view_of(self, v)
+
+
+@kernel("view.dtype")
+def view_dtype(self, dtype):
+    dt = to_dtype(dtype)
+    if dt.itemsize != self._dtype.itemsize:
+        raise RuntimeError("keyroute supports view(dtype) only between dtypes of the same size")
+    out = make_tensor(self._data.view(dt.np), dt, self._ks, Tensor)
+    return out
+
+
+@kernel("_unsafe_view")
+def _unsafe_view(self, size):
+    a = self._data
+    shape = _shape.infer_size(as_size(size), a.size)
+    return wrap(a.reshape(shape), self._dtype)
+
+
+@kernel("as_strided")
+def as_strided(self, size, stride, storage_offset=None):
+    shape, strides = as_size(size), as_size(stride)
+    if len(shape) != len(strides):
+        raise RuntimeError("mismatch in length of strides and shape")
+    offset = self.storage_offset() if storage_offset is None else int(storage_offset)
+    root = _root_array(self._data)
+    needed = offset + (1 + sum((s - 1) * st for s, st in zip(shape, strides)) if all(shape) else 0)
+    if needed > root.nbytes // self._data.itemsize:
+        raise RuntimeError(
+            f"setStorage: sizes {list(shape)}, strides {list(strides)}, storage offset {offset}, "
+            f"and itemsize {self._data.itemsize} requiring a storage size of "
+            f"{needed * self._data.itemsize} are out of bounds for storage of size {root.nbytes}"
+        )
+    return view_of(self, strided_view(self._data, shape, strides, offset))
+
+
+@kernel("expand")
+def expand(self, size, *, implicit=False):
+    a = self._data
+    sizes = as_size(size)
+    if len(sizes) < a.ndim:
+        raise RuntimeError(
+            f"expand({self._dtype._short}Type{{{list(a.shape)}}}, size={list(sizes)}): the "
+            f"number of sizes provided ({len(sizes)}) must be greater or equal to the number of "
+            f"dimensions in the tensor ({a.ndim})"
+        )
+    shape, stride = expand_geometry(a.shape, self.stride(), sizes)
+    if shape == a.shape:
+        return view_of(self, a.view())
+    item = a.itemsize
+    return view_of(self, _as_strided(a, shape, tuple(s * item for s in stride), writeable=False))
+
+
+# ----------------------------------------------------------------------------- ranges & random
+
+
+@kernel("arange.start_out")
+def arange_start_out(start, end, step=1, *, out):
+    from ...aten.core import _arange_len
+
+    n = _arange_len(float(start), float(end), float(step))
+    if out._data.shape != (n,):
+        resize_(out, [n])
+    if out._dtype.category <= 1 and all(isinstance(v, int) for v in (start, end, step)):
+        values = np.arange(start, start + n * step, step, dtype=np.int64)[:n]
+    else:
+        values = float(start) + np.arange(n, dtype=np.float64) * float(step)
+    out._data[...] = values.astype(out._data.dtype)
+    return out
+
+
+@kernel("linspace.out")
+def linspace_out(start, end, steps, *, out):
+    if out._data.shape != (steps,):
+        resize_(out, [steps])
+    a = out._data
+    if steps == 1:
+        a[...] = start
+        return out
+    step = (float(end) - float(start)) / (steps - 1)
+    i = np.arange(steps, dtype=np.float64)
+    half = steps // 2
+    values = np.where(i < half, float(start) + i * step, float(end) - (steps - 1 - i) * step)
+    if a.dtype.kind in "iu":
+        values = np.trunc(values)
+    a[...] = values.astype(a.dtype)
+    return out
+
+
+@kernel("eye.m_out")
+def eye_m_out(n, m, *, out):
+    if out._data.shape != (n, m):
+        resize_(out, [n, m])
+    a = out._data
+    a[...] = 0
+    k = min(n, m)
+    a[np.arange(k), np.arange(k)] = 1
+    return out
+
+
+def _floatish(a: np.ndarray) -> Any:
+    return np.float64 if a.dtype == np.float64 else np.float32
+
+
+@kernel("uniform_")
+def uniform_(self, from_=0.0, to=1.0, *, generator=None):
+    a = self._data
+    g = numpy_generator(generator)
+    values = g.random(a.shape, dtype=_floatish(a)) * (to - from_) + from_
+    a[...] = values
+    return self
+
+
+@kernel("normal_")
+def normal_(self, mean=0.0, std=1.0, *, generator=None):
+    if std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+    a = self._data
+    g = numpy_generator(generator)
+    a[...] = g.standard_normal(a.shape, dtype=_floatish(a)) * std + mean
+    return self
+
+
+@kernel("random_.from")
+def random__from(self, from_, to, *, generator=None):
+    a = self._data
+    g = numpy_generator(generator)
+    if to is None:
+        to = np.iinfo(a.dtype).max + 1 if a.dtype.kind in "iu" else 2**24
+    if from_ >= to:
+        raise RuntimeError(
+            f"random_ expects 'from' to be less than 'to', but got from={from_} >= to={to}"
+        )
+    a[...] = g.integers(from_, to, size=a.shape, dtype=np.int64)
+    return self
+
+
+@kernel("random_.to")
+def random__to(self, to, *, generator=None):
+    return random__from(self, 0, to, generator=generator)
+
+
+@kernel("bernoulli_.float")
+def bernoulli__float(self, p=0.5, *, generator=None):
+    a = self._data
+    g = numpy_generator(generator)
+    a[...] = g.random(a.shape) < p
+    return self
+
+
+@kernel("randperm.out")
+def randperm_out(n, *, out):
+    if out._data.shape != (n,):
+        resize_(out, [n])
+    out._data[...] = numpy_generator(None).permutation(n)
+    return out
+
+
+@kernel("randperm.generator_out")
+def randperm_generator_out(n, *, generator, out):
+    if out._data.shape != (n,):
+        resize_(out, [n])
+    out._data[...] = numpy_generator(generator).permutation(n)
+    return out

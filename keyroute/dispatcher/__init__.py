@@ -1,0 +1,1 @@
+"""The dispatcher core: keys, key sets, thread-local state, schemas, operators."""

@@ -1,0 +1,200 @@
+"""Thread-local dispatch state: the included and excluded key sets, and grad mode.
+
+A call's key set is `((OR of its tensors' key sets) | include) - exclude`. PyTorch's defaults:
+include = {BackendSelect, ADInplaceOrView}; exclude = every Autocast key (autocast is off until a
+context turns it on). Every guard here restores exactly what it changed, on exceptions too, and
+only in its own thread.
+
+Note: grad mode is not a key in PyTorch, but keyroute folds it into the precomputed `mask`
+(clearing the private requires-grad bit when grad is off) so the plain path reads one int.
+
+>>> from keyroute.dispatcher.keyset import keyset_repr
+>>> keyset_repr(local_include())
+'DispatchKeySet(BackendSelect, ADInplaceOrView)'
+>>> with AutoDispatchBelowAutograd():
+...     is_excluded(DispatchKey.AutogradOther)
+True
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from .keys import DispatchKey
+from .keyset import (
+    FULL,
+    FUNCTIONALITY_MASK,
+    REQUIRES_GRAD_BIT,
+    VISIBLE_MASK,
+    DispatchKeySet,
+    functionality_bit,
+    key_bits,
+)
+
+__all__ = [
+    "state",
+    "local_include",
+    "local_exclude",
+    "is_included",
+    "is_excluded",
+    "set_included",
+    "set_excluded",
+    "IncludeDispatchKeyGuard",
+    "ExcludeDispatchKeyGuard",
+    "ForceDispatchKeyGuard",
+    "AutoDispatchBelowAutograd",
+    "AutoDispatchBelowADInplaceOrView",
+    "AUTOGRAD_KEYSET",
+    "AUTOCAST_KEYSET",
+    "DEFAULT_INCLUDE",
+    "DEFAULT_EXCLUDE",
+]
+
+DK = DispatchKey
+
+AUTOCAST_KEYSET = 0
+for _k in range(int(DK.AutocastCPU), int(DK.AutocastPrivateUse1) + 1):
+    AUTOCAST_KEYSET |= functionality_bit(_k)
+#: autograd_dispatch_keyset: the Autograd functionality (all backends), Other, NestedTensor.
+AUTOGRAD_KEYSET = (
+    functionality_bit(int(DK.AutogradFunctionality))
+    | key_bits(DK.AutogradOther)
+    | key_bits(DK.AutogradNestedTensor)
+)
+AUTOGRAD_WITH_INPLACE_OR_VIEW = AUTOGRAD_KEYSET | key_bits(DK.ADInplaceOrView)
+DEFAULT_INCLUDE = key_bits(DK.BackendSelect) | key_bits(DK.ADInplaceOrView)
+DEFAULT_EXCLUDE = AUTOCAST_KEYSET
+
+
+class _State(threading.local):
+    """Per-thread state; `mask` = ~exclude, without the requires-grad bit when grad is off."""
+
+    def __init__(self) -> None:
+        self.include = DEFAULT_INCLUDE
+        self.exclude = DEFAULT_EXCLUDE
+        self.grad_enabled = True
+        self.mask = FULL & ~DEFAULT_EXCLUDE
+        self.extra: dict[str, Any] = {}  # other layers' thread-local values
+
+    def refresh(self) -> None:
+        # `- exclude` clears functionality bits only, never backend bits (as PyTorch's `-`).
+        mask = FULL & ~(self.exclude & FUNCTIONALITY_MASK)
+        self.mask = mask if self.grad_enabled else mask & ~REQUIRES_GRAD_BIT
+
+
+state = _State()
+
+
+def local_include() -> int:
+    return state.include
+
+
+def local_exclude() -> int:
+    return state.exclude
+
+
+def is_included(key: int) -> bool:
+    bits = key_bits(key)
+    return bool(bits) and state.include & bits == bits
+
+
+def is_excluded(key: int) -> bool:
+    bits = key_bits(key)
+    return bool(bits) and state.exclude & bits == bits
+
+
+def set_included(key: int, value: bool) -> None:
+    bits = key_bits(key)
+    state.include = state.include | bits if value else state.include & ~bits
+
+
+def set_excluded(key: int, value: bool) -> None:
+    bits = key_bits(key)
+    state.exclude = state.exclude | bits if value else state.exclude & ~bits
+    state.refresh()
+
+
+def _bits(keys: Any) -> int:
+    if isinstance(keys, DispatchKeySet):
+        return keys.repr_ & VISIBLE_MASK
+    if isinstance(keys, int):
+        return key_bits(keys)
+    out = 0
+    for k in keys:
+        out |= _bits(k)
+    return out
+
+
+class IncludeDispatchKeyGuard:
+    """Adds keys to the thread's include set; on exit removes the ones it added."""
+
+    __slots__ = ("bits", "_added")
+
+    def __init__(self, keys: Any) -> None:
+        self.bits = _bits(keys)
+
+    def __enter__(self) -> IncludeDispatchKeyGuard:
+        self._added = self.bits & ~state.include
+        state.include |= self._added
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        state.include &= ~self._added
+
+
+class ExcludeDispatchKeyGuard:
+    """Adds keys to the thread's exclude set; on exit removes the ones it added."""
+
+    __slots__ = ("bits", "_added")
+
+    def __init__(self, keys: Any) -> None:
+        self.bits = _bits(keys)
+
+    def __enter__(self) -> ExcludeDispatchKeyGuard:
+        self._added = self.bits & ~state.exclude
+        state.exclude |= self._added
+        state.refresh()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        state.exclude &= ~self._added
+        state.refresh()
+
+
+class ForceDispatchKeyGuard:
+    """Sets both sets exactly (e.g. to replay a snapshot); restores them on exit."""
+
+    __slots__ = ("include", "exclude", "_saved")
+
+    def __init__(self, include: Any, exclude: Any) -> None:
+        self.include = _bits(include)
+        self.exclude = _bits(exclude)
+
+    def __enter__(self) -> ForceDispatchKeyGuard:
+        self._saved = (state.include, state.exclude)
+        state.include, state.exclude = self.include, self.exclude
+        state.refresh()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        state.include, state.exclude = self._saved
+        state.refresh()
+
+
+class AutoDispatchBelowAutograd(ExcludeDispatchKeyGuard):
+    """Excludes the autograd keys: calls go straight below autograd (no graph is recorded)."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        self.bits = AUTOGRAD_KEYSET
+
+
+class AutoDispatchBelowADInplaceOrView(ExcludeDispatchKeyGuard):
+    """Excludes the autograd keys and ADInplaceOrView."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        self.bits = AUTOGRAD_WITH_INPLACE_OR_VIEW

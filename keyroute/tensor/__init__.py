@@ -1,0 +1,1 @@
+"""Tensors: the Tensor type, dtypes, devices, layouts, storage."""

@@ -1,0 +1,118 @@
+"""Devices: `Device("cpu")`, `Device("meta")`, `Device("cuda:0")`, and the default-device context.
+
+`keyroute.device` is both the type and, used as a context manager, the default device for
+factories inside the block (as `with torch.device("meta"):`).
+
+>>> Device("cuda:1")
+device(type='cuda', index=1)
+>>> str(Device("meta"))
+'meta'
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+__all__ = ["Device", "device", "default_device", "DEVICE_TYPES"]
+
+# Device type -> backend component index (BackendComponent numbering, CPU = 1 ... Meta = 16).
+DEVICE_TYPES = {
+    "cpu": 1, "cuda": 2, "hip": 3, "xla": 4, "mps": 5, "ipu": 6, "xpu": 7, "hpu": 8, "ve": 9,
+    "lazy": 10, "mtia": 11, "maia": 12, "privateuseone": 13, "meta": 16,
+}  # fmt: skip
+
+
+class Device:
+    """A device: type and optional index (torch.device)."""
+
+    __slots__ = ("type", "index", "_saved")
+
+    def __new__(cls, type: Any = None, index: int | None = None) -> Device:  # noqa: A002
+        if isinstance(type, Device):
+            return type
+        if isinstance(type, int) and not isinstance(type, bool):
+            type, index = "cuda", type
+        if not isinstance(type, str):
+            raise TypeError(f"device() received an invalid combination of arguments: {type!r}")
+        text = type.strip()
+        if ":" in text:
+            if index is not None:
+                raise RuntimeError(
+                    f"type (string) must not include an index because index was passed "
+                    f"explicitly: {text}"
+                )
+            text, _, idx = text.partition(":")
+            if not idx.isdigit():
+                raise RuntimeError(f"Invalid device string: '{type}'")
+            index = int(idx)
+        if text not in DEVICE_TYPES:
+            raise RuntimeError(
+                "Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, "
+                "fpga, maia, xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone device type "
+                f"at start of device string: {type}"
+            )
+        if index is not None and index < 0:
+            raise RuntimeError(f"Device index must not be negative: {index}")
+        key = (text, index)
+        cached = _INTERNED.get(key)
+        if cached is not None:
+            return cached
+        self = object.__new__(cls)
+        self.type = text
+        self.index = index
+        _INTERNED[key] = self
+        return self
+
+    def __repr__(self) -> str:
+        if self.index is None:
+            return f"device(type='{self.type}')"
+        return f"device(type='{self.type}', index={self.index})"
+
+    def __str__(self) -> str:
+        return self.type if self.index is None else f"{self.type}:{self.index}"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, str):
+            try:
+                other = Device(other)
+            except RuntimeError:
+                return False
+        if not isinstance(other, Device):
+            return NotImplemented
+        return self.type == other.type and self.index == other.index
+
+    def __hash__(self) -> int:
+        return hash((self.type, self.index))
+
+    def __reduce__(self) -> Any:
+        return (Device, (self.type, self.index))
+
+    # -- default-device context
+    def __enter__(self) -> Device:
+        stack = _default_stack()
+        stack.append(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        _default_stack().pop()
+
+
+_INTERNED: dict[tuple[str, int | None], Device] = {}
+device = Device
+CPU = Device("cpu")
+META = Device("meta")
+_local = threading.local()
+
+
+def _default_stack() -> list[Device]:
+    stack = getattr(_local, "stack", None)
+    if stack is None:
+        stack = _local.stack = []
+    return stack
+
+
+def default_device() -> Device:
+    """The device factories use when none is given (innermost `with device(...)`, else cpu)."""
+    stack = getattr(_local, "stack", None)
+    return stack[-1] if stack else CPU

@@ -1,0 +1,80 @@
+"""MetaArray: the data of a tensor that has metadata only (meta device, fake tensors).
+
+It answers what a NumPy array answers about layout (`shape`, `strides` in bytes, `dtype`,
+`ndim`, `size`) so that every metadata path reads a tensor the same way on every device; it
+holds no elements and allocates nothing.
+
+>>> m = MetaArray((2, 3), (3, 1), np.dtype("float32"))
+>>> m.shape, m.strides, m.size
+((2, 3), (12, 4), 6)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["MetaArray", "contiguous_strides"]
+
+
+def contiguous_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
+    """Row-major strides in elements, as PyTorch computes them (size-1 and size-0 dims too)."""
+    strides = []
+    acc = 1
+    for size in reversed(shape):
+        strides.append(acc)
+        acc *= max(size, 1)
+    return tuple(reversed(strides))
+
+
+class MetaArray:
+    """Shape, element strides, dtype and storage offset; no data."""
+
+    __slots__ = ("shape", "stride", "dtype", "offset", "storage_nbytes")
+
+    def __init__(
+        self,
+        shape: tuple[int, ...],
+        stride: tuple[int, ...] | None,
+        dtype: np.dtype,
+        offset: int = 0,
+        storage_nbytes: int | None = None,
+    ) -> None:
+        self.shape = tuple(shape)
+        self.stride = contiguous_strides(self.shape) if stride is None else tuple(stride)
+        self.dtype = dtype
+        self.offset = offset
+        if storage_nbytes is None:
+            extent = (
+                1 + sum((s - 1) * st for s, st in zip(self.shape, self.stride))
+                if all(self.shape)
+                else 0
+            )
+            storage_nbytes = (offset + extent) * dtype.itemsize if extent else 0
+        self.storage_nbytes = storage_nbytes
+
+    @property
+    def strides(self) -> tuple[int, ...]:
+        item = self.dtype.itemsize
+        return tuple(s * item for s in self.stride)
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        n = 1
+        for s in self.shape:
+            n *= s
+        return n
+
+    @property
+    def itemsize(self) -> int:
+        return self.dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self.size * self.dtype.itemsize
+
+    def __repr__(self) -> str:
+        return f"MetaArray(shape={self.shape}, stride={self.stride}, dtype={self.dtype})"

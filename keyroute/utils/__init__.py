@@ -1,0 +1,1 @@
+"""Tools built on the dispatcher: dispatch modes, counters, memory planning."""
