@@ -98,6 +98,17 @@ from ._creation import (  # noqa: E402
 from . import _api  # noqa: E402
 from ._api import core as _api_core  # noqa: E402, F401
 from ._api import elementwise as _api_elementwise  # noqa: E402, F401
+from ._api import views as _api_views  # noqa: E402, F401
+from ._api import reductions as _api_reductions  # noqa: E402, F401
+from ._api import indexing as _api_indexing  # noqa: E402, F401
+from ._api import assembly as _api_assembly  # noqa: E402, F401
+from ._api import linalg as _api_linalg  # noqa: E402, F401
+from ._api import nn as _api_nn  # noqa: E402, F401
+from . import nn  # noqa: E402
+from . import optim  # noqa: E402
+from .utils import python_dispatch as _utils_python_dispatch  # noqa: E402, F401
+from .tensor import subclass as _tensor_subclass  # noqa: E402, F401
+from . import subclasses  # noqa: E402
 from . import _C  # noqa: E402
 
 bool = bool_  # noqa: A001  (keyroute.bool, as torch.bool)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import types
 from typing import Any
 
-from .dispatcher.operator import _OPS, packet
+from .dispatcher.operator import _DEFINED_NAMES, _OPS, packet
 
 __all__ = ["ops"]
 
@@ -21,11 +21,15 @@ class _OpNamespace(types.ModuleType):
         if op_name.startswith("__"):
             raise AttributeError(op_name)
         qual = f"{self.name}::{op_name}"
-        if not any(op._name == qual and op._schema is not None for op in _OPS.values()):
+        if qual not in _DEFINED_NAMES:
             raise AttributeError(
                 f"'_OpNamespace' '{self.name}' object has no attribute '{op_name}'"
             )
-        return packet(qual)
+        p = packet(qual)
+        # Cache as an attribute (no __getattr__ next time); undefining the name removes it.
+        setattr(self, op_name, p)
+        _CACHED.setdefault(qual, []).append(self)
+        return p
 
     def __iter__(self) -> Any:
         prefix = self.name + "::"
@@ -45,7 +49,15 @@ class _Ops(types.ModuleType):
         ns = self._namespaces.get(name)
         if ns is None:
             ns = self._namespaces[name] = _OpNamespace(name)
+        setattr(self, name, ns)
         return ns
 
 
 ops = _Ops()
+_CACHED: dict[str, list[_OpNamespace]] = {}
+
+
+def forget(qual: str) -> None:
+    """Called when ns::name loses its last defined overload: drop cached attributes."""
+    for ns in _CACHED.pop(qual, []):
+        ns.__dict__.pop(qual.split("::", 1)[1], None)

@@ -1,5 +1,10 @@
 """The `keyroute` command line.
 
+    keyroute embed S1 S2 ...   all-MiniLM-L6-v2 sentence embeddings and their similarities
+                               (--file F: one sentence per line; --trace: operator counts per
+                               dispatch key and FLOPs)
+    keyroute plan --layers ... parameter count and peak memory of a Llama-shaped model, on fake
+                               tensors (nothing allocated)
     keyroute keys              every dispatch key: value, name, kind, in priority order
     keyroute table OP          the computed dispatch table of an operator (aten::add.Tensor)
     keyroute dump OP           the operator's registrations
@@ -85,11 +90,118 @@ def _cmd_schema(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_embed(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from .models import minilm
+    from .utils.progress import ProgressBar
+
+    sentences = list(args.sentences)
+    if args.file:
+        with open(args.file, encoding="utf-8") as f:
+            sentences += [line.rstrip("\n") for line in f if line.strip()]
+    if not sentences:
+        print("keyroute embed: give sentences as arguments or --file", file=sys.stderr)
+        return 2
+    progress = ProgressBar(len(sentences), "sentences") if (args.file or len(sentences) > 64) else None
+    if args.trace:
+        from .utils.flop_counter import FlopCounterMode
+        from .utils.op_log import count_dispatch_keys
+
+        minilm.load_model()
+        with count_dispatch_keys() as keys, FlopCounterMode(display=False) as flops:
+            emb = minilm.encode(sentences, batch_size=args.batch_size, progress=progress)
+    else:
+        emb = minilm.encode(sentences, batch_size=args.batch_size, progress=progress)
+    show = len(sentences) <= args.max_show
+    if show:
+        for i, (s, e) in enumerate(zip(sentences, emb)):
+            text = s if len(s) <= 60 else s[:57] + "..."
+            head = " ".join(f"{v:+.4f}" for v in e[:4])
+            print(f"[{i}] {text!r}\n    dim {e.shape[0]}  norm {np.linalg.norm(e):.4f}  [{head} ...]")
+        sim = minilm.cosine_matrix(emb)
+        print("\ncosine similarity")
+        print("      " + " ".join(f"{j:>6}" for j in range(len(sentences))))
+        for i, row in enumerate(sim):
+            print(f"{i:>5} " + " ".join(f"{v:6.3f}" for v in row))
+    else:
+        print(f"{len(sentences)} sentences -> embeddings of shape {emb.shape}")
+    if args.output:
+        np.save(args.output, emb)
+        print(f"saved to {args.output}")
+    if args.trace:
+        print("\noperator calls per dispatch key (calls and redispatches)")
+        for key, n in sorted(keys.by_key.items(), key=lambda kv: -kv[1]):
+            print(f"  {key:<24} {n}")
+        print(f"\nFLOPs (matmuls and attention): {flops.get_total_flops():,}")
+        print(flops.get_table(depth=1))
+    return 0
+
+
+def _cmd_plan(args: argparse.Namespace) -> int:
+    from . import _creation
+    from .models.llama import Llama, LlamaConfig
+    from .subclasses.fake_tensor import FakeTensorMode
+    from .tensor.device import Device
+    from .tensor.dtype import to_dtype
+    from .tensor.dtype import int64
+    from .utils.memory import estimate_memory, format_bytes
+
+    cfg = LlamaConfig(
+        layers=args.layers, hidden=args.hidden, ffn=args.ffn, heads=args.heads,
+        kv_heads=args.kv_heads, vocab=args.vocab, tie_embeddings=args.tie_embeddings,
+    )  # fmt: skip
+    dtype = to_dtype(args.dtype)
+    with Device("meta"):
+        model = Llama(cfg, dtype=dtype)
+    mode = FakeTensorMode()
+    with mode:
+        ids = _creation.empty(args.batch, args.seq, dtype=int64)
+    report = estimate_memory(model, ids, backward=args.backward)
+    n = report.param_count
+    assert n == cfg.param_count(), (n, cfg.param_count())
+    print(f"Llama-shaped model: {cfg.layers} layers, hidden {cfg.hidden}, ffn {cfg.ffn}, "
+          f"{cfg.heads} heads ({cfg.kv_heads} KV), vocab {cfg.vocab}, {dtype}")  # fmt: skip
+    print(f"parameters          {n:,} ({n / 1e9:.2f} B)")
+    print(f"parameter memory    {format_bytes(report.param_bytes)}")
+    what = "forward + backward" if args.backward else "forward (inference)"
+    print(f"activation peak     {format_bytes(report.activation_peak_bytes)}  "
+          f"({what}, batch {args.batch}, sequence {args.seq})")  # fmt: skip
+    print(f"peak memory         {format_bytes(report.peak_bytes)}")
+    if args.by_module:
+        print("\nallocated per module (forward)")
+        for name, nbytes in sorted(report.by_module.items(), key=lambda kv: -kv[1])[:20]:
+            print(f"  {name:<40} {format_bytes(nbytes)}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="keyroute", description="PyTorch's dispatcher in Python: inspect and run it."
     )
     sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("embed", help="sentence embeddings with all-MiniLM-L6-v2")
+    p.add_argument("sentences", nargs="*")
+    p.add_argument("--file", help="read sentences from a file, one per line")
+    p.add_argument("--batch-size", type=int, default=32)
+    p.add_argument("--trace", action="store_true", help="operator counts per dispatch key, FLOPs")
+    p.add_argument("--output", help="save the embeddings (.npy)")
+    p.add_argument("--max-show", type=int, default=16, help="print details up to this many")
+    p.set_defaults(func=_cmd_embed)
+    p = sub.add_parser("plan", help="parameters and peak memory of a Llama-shaped model")
+    p.add_argument("--layers", type=int, default=32)
+    p.add_argument("--hidden", type=int, default=4096)
+    p.add_argument("--ffn", type=int, default=11008)
+    p.add_argument("--heads", type=int, default=32)
+    p.add_argument("--kv-heads", type=int, default=None)
+    p.add_argument("--vocab", type=int, default=32000)
+    p.add_argument("--dtype", default="bfloat16")
+    p.add_argument("--batch", type=int, default=1)
+    p.add_argument("--seq", type=int, default=4096)
+    p.add_argument("--backward", action="store_true", help="include a backward pass")
+    p.add_argument("--tie-embeddings", action="store_true")
+    p.add_argument("--by-module", action="store_true")
+    p.set_defaults(func=_cmd_plan)
     p = sub.add_parser("keys", help="list every dispatch key in priority order")
     p.set_defaults(func=_cmd_keys)
     p = sub.add_parser("table", help="print an operator's computed dispatch table")
@@ -106,6 +218,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if getattr(args, "command", "") == "plan" and args.kv_heads is None:
+        args.kv_heads = args.heads
     return int(args.func(args) or 0)
 
 

@@ -190,6 +190,9 @@ class Library:
             )
         op = get_op(parsed.name, parsed.overload_name)
         op.set_schema(parsed)
+        packet = _packets().get(parsed.name)
+        if packet is not None:
+            packet._invalidate()
         op.debug = site
         op.alias_analysis = alias_analysis or "FROM_SCHEMA"
         op.tags = tuple(tags) if isinstance(tags, (list, tuple)) else (tags,)
@@ -197,10 +200,9 @@ class Library:
         self._op_defs.add(qual)
 
         def undo() -> None:
-            op._schema = None
+            op.clear_schema()
             op.debug = ""
             op.alias_analysis = ""
-            op.__class__ = OpOverload
             op._invalidate()
             self._op_defs.discard(qual)
             _drop_op_if_empty(op)
@@ -401,5 +403,112 @@ def _undo_all(undo: list[Callable[[], None]]) -> None:
         undo.pop()()
 
 
+def _packets() -> dict[str, Any]:
+    from .dispatcher.operator import _PACKETS
+
+    return _PACKETS
+
+
 def _qualname(name: str, overload: str) -> str:
     return f"{name}.{overload}" if overload else name
+
+
+# -- the functional API (torch.library.define / impl / register_fake / register_autograd) ------
+
+
+def _opdef_for(op: Any) -> Any:
+    """The CustomOpDef managing registrations of `op` (a name, OpOverload or CustomOpDef)."""
+    from ._library.custom_ops import OPDEFS, CustomOpDef
+
+    if isinstance(op, CustomOpDef):
+        return op
+    if isinstance(op, OpOverload):
+        qual = op.qualified_name()
+        target = op
+    else:
+        qual = str(op)
+        target = find_op(qual)
+        if target is None or target._schema is None:
+            raise ValueError(f"register: operator {qual} does not exist; define it first")
+    opdef = OPDEFS.get(qual)
+    if opdef is None:
+        ns, _, name = qual.partition("::")
+        opdef = CustomOpDef(ns, name.partition(".")[0], None, None, existing=target)
+        OPDEFS[qual] = opdef
+    return opdef
+
+
+_FUNCTIONAL_LIBS: list[Library] = []
+
+
+def define(qualname: str, schema: str, *, lib: Library | None = None, tags: Any = ()) -> None:
+    """Define an operator `ns::name` with `schema` ("(Tensor x) -> Tensor")."""
+    ns, _, name = qualname.partition("::")
+    if not name:
+        raise ValueError(f"define(): expected a qualified name like 'ns::name', got {qualname!r}")
+    if lib is None:
+        lib = Library(ns, "FRAGMENT")
+        _FUNCTIONAL_LIBS.append(lib)
+    lib.define(name + schema, tags=tags)
+
+
+def impl(qualname: Any, types: Any, func: Any = None, *, lib: Library | None = None) -> Any:
+    """Register `func` as the kernel of `qualname` for device types or dispatch-key names."""
+
+    def register(fn: Any) -> Any:
+        op = qualname if isinstance(qualname, OpOverload) else find_op(str(qualname))
+        if op is None:
+            raise ValueError(f"impl(): operator {qualname} does not exist")
+        target = lib
+        if target is None:
+            target = Library(op.namespace, "FRAGMENT")
+            _FUNCTIONAL_LIBS.append(target)
+        keys = [types] if isinstance(types, str) or types is None else list(types)
+        from ._library.custom_ops import device_key
+
+        for t in keys:
+            key = t if t in ("CompositeImplicitAutograd", "CompositeExplicitAutograd") else device_key(t)
+            if t is not None and t[:1].isupper():
+                key = t
+            target.impl(op, fn, key)
+        return fn
+
+    return register(func) if func is not None else register
+
+
+def register_fake(op: Any, func: Any = None, /, *, lib: Library | None = None,
+                  _stacklevel: int = 1) -> Any:  # fmt: skip
+    """Register the fake (meta) implementation of an operator."""
+
+    def register(fn: Any) -> Any:
+        return _opdef_for(op).register_fake(fn)
+
+    return register(func) if func is not None else register
+
+
+def register_autograd(op: Any, backward: Any, /, *, setup_context: Any = None,
+                      lib: Library | None = None) -> None:  # fmt: skip
+    """Register the backward formula of an operator."""
+    _opdef_for(op).register_autograd(backward, setup_context=setup_context)
+
+
+def register_kernel(op: Any, device_types: Any, func: Any = None, /, *,
+                    lib: Library | None = None) -> Any:  # fmt: skip
+    """Register a device kernel of an operator."""
+    return _opdef_for(op).register_kernel(device_types, func)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "custom_op":
+        from ._library.custom_ops import custom_op
+
+        return custom_op
+    if name == "infer_schema":
+        from .dispatcher.infer_schema import infer_schema
+
+        return infer_schema
+    if name == "opcheck":
+        from .testing._opcheck import opcheck
+
+        return opcheck
+    raise AttributeError(f"module 'keyroute.library' has no attribute '{name}'")

@@ -39,6 +39,7 @@ def mode_stack() -> list[Any]:
 def push_mode(mode: Any) -> None:
     mode_stack().append(mode)
     _tls.include |= PYTHON_KEYS
+    _tls.refresh()
 
 
 def pop_mode() -> Any:
@@ -48,6 +49,7 @@ def pop_mode() -> Any:
     mode = stack.pop()
     if not stack:
         _tls.include &= ~PYTHON_KEYS
+        _tls.refresh()
     return mode
 
 

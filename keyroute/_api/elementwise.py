@@ -1,7 +1,20 @@
 """Python API of the elementwise operators: functions, methods and Python operators.
 
-`a + b` calls `aten.add.Tensor(a, b)` (a Python scalar goes in as is, as PyTorch's binding
-passes a wrapped number), `a += b` calls `aten.add_.Tensor`, and so on.
+Each entry point calls the aten overload PyTorch's Python binding calls for the same arguments
+(checked with a TorchDispatchMode in tests/tensor/test_elementwise_api.py):
+
+    x + 2       -> aten.add.Tensor(x, 2)      (a Python scalar goes in as is, as the wrapped
+                                               number PyTorch's binding passes)
+    2 - x       -> aten.rsub.Scalar(x, 2)
+    2 / x       -> aten.reciprocal(x), then aten.mul.Tensor(r, 2)
+    x // 2      -> aten.floor_divide(x, 2);   2 // x -> aten.floor_divide(2, x)
+    x % 2       -> aten.remainder.Scalar;     2 % x  -> aten.remainder.Scalar_Tensor
+    2 ** x      -> aten.pow.Scalar(2, x)
+    x << 1      -> aten.__lshift__.Scalar;    1 << x -> aten.bitwise_left_shift.Scalar_Tensor
+    x += y      -> aten.add_.Tensor(x, y)     (and so on for the in-place operators)
+
+Ops whose Python signature takes a Number choose their Scalar overload for Python scalars
+(torch.eq(x, 2) -> eq.Scalar); add/sub/mul/div/floor_divide pass numbers to the Tensor one.
 """
 
 from __future__ import annotations
@@ -9,7 +22,9 @@ from __future__ import annotations
 from typing import Any
 
 from .._ops import ops
-from ..aten.elementwise import UNARY
+from ..aten._define import aten as _aten_op
+from ..aten.elementwise import UNARY_FLOAT, UNARY_SAME
+from ..dispatcher.operator import packet as _packet
 from ..tensor._tensor import Tensor
 from . import FUNCTIONS, function, method, method_as
 
@@ -22,13 +37,27 @@ _add_ = aten.add_.Tensor
 _sub_ = aten.sub_.Tensor
 _mul_ = aten.mul_.Tensor
 _div_ = aten.div_.Tensor
+_exp = aten.exp.default
+_neg = aten.neg.default
 
 
 def _t(x: Any) -> bool:
     return isinstance(x, Tensor)
 
 
+def _number(x: Any) -> bool:
+    """A value PyTorch's binding accepts as a Scalar (Python or NumPy number, 0-d tensor no)."""
+    import numbers
+
+    return isinstance(x, numbers.Number) or type(x).__name__ == "bool_"
+
+
+def _type_name(x: Any) -> str:
+    return "Tensor" if _t(x) else type(x).__name__
+
+
 # -- Python operators ------------------------------------------------------------------------
+# The hot ones call the operator directly (one Python frame above the dispatcher).
 
 
 def __add__(self: Tensor, other: Any) -> Tensor:  # noqa: N807
@@ -44,7 +73,7 @@ def __sub__(self: Tensor, other: Any) -> Tensor:  # noqa: N807
 
 
 def __rsub__(self: Tensor, other: Any) -> Tensor:  # noqa: N807
-    return aten.rsub.Scalar(self, other) if not _t(other) else _sub(other, self)
+    return aten.rsub.Scalar(self, other)
 
 
 def __mul__(self: Tensor, other: Any) -> Tensor:  # noqa: N807
@@ -60,19 +89,22 @@ def __truediv__(self: Tensor, other: Any) -> Tensor:  # noqa: N807
 
 
 def __rtruediv__(self: Tensor, other: Any) -> Tensor:  # noqa: N807
+    # torch._tensor.Tensor.__rdiv__: self.reciprocal() * other
     return _mul(aten.reciprocal.default(self), other)
 
 
 def __floordiv__(self: Tensor, other: Any) -> Tensor:  # noqa: N807
-    return aten.div.Tensor_mode(self, other, rounding_mode="floor")
+    return aten.floor_divide.default(self, other)
 
 
 def __rfloordiv__(self: Tensor, other: Any) -> Tensor:  # noqa: N807
-    return aten.div.Tensor_mode(aten.full_like.default(self, other), self, rounding_mode="floor")
+    return aten.floor_divide.default(other, self)
 
 
 def __mod__(self: Tensor, other: Any) -> Tensor:  # noqa: N807
-    return aten.remainder.Tensor(self, other)
+    if _t(other):
+        return aten.remainder.Tensor(self, other)
+    return aten.remainder.Scalar(self, other)
 
 
 def __rmod__(self: Tensor, other: Any) -> Tensor:  # noqa: N807
@@ -90,10 +122,14 @@ def __rpow__(self: Tensor, other: Any) -> Tensor:  # noqa: N807
 
 
 def __neg__(self: Tensor) -> Tensor:  # noqa: N807
-    return aten.neg.default(self)
+    return _neg(self)
 
 
 def __pos__(self: Tensor) -> Tensor:  # noqa: N807
+    if self._dtype.category == 0:
+        raise RuntimeError(
+            "The `+` operator, on a bool tensor is not supported."
+        )
     return self
 
 
@@ -103,32 +139,6 @@ def __abs__(self: Tensor) -> Tensor:  # noqa: N807
 
 def __invert__(self: Tensor) -> Tensor:  # noqa: N807
     return aten.bitwise_not.default(self)
-
-
-def _cmp(name: str) -> Any:
-    tensor_op = getattr(aten, name).Tensor
-    scalar_op = getattr(aten, name).Scalar
-
-    def cmp(self: Tensor, other: Any) -> Any:
-        if _t(other):
-            return tensor_op(self, other)
-        if other is None or not isinstance(other, (int, float, complex)):
-            if hasattr(other, "__index__") or hasattr(other, "__float__"):
-                return scalar_op(self, other)
-            return NotImplemented
-        return scalar_op(self, other)
-
-    return cmp
-
-
-def _bitwise(name: str) -> Any:
-    tensor_op = getattr(aten, name).Tensor
-    scalar_op = getattr(aten, name).Scalar
-
-    def op(self: Tensor, other: Any) -> Tensor:
-        return tensor_op(self, other) if _t(other) else scalar_op(self, other)
-
-    return op
 
 
 def __iadd__(self: Tensor, other: Any) -> Tensor:  # noqa: N807
@@ -147,192 +157,385 @@ def __itruediv__(self: Tensor, other: Any) -> Tensor:  # noqa: N807
     return _div_(self, other)
 
 
+def __ifloordiv__(self: Tensor, other: Any) -> Tensor:  # noqa: N807
+    return aten.floor_divide_.Tensor(self, other)
+
+
+def __imod__(self: Tensor, other: Any) -> Tensor:  # noqa: N807
+    if _t(other):
+        return aten.remainder_.Tensor(self, other)
+    return aten.remainder_.Scalar(self, other)
+
+
+def __ipow__(self: Tensor, other: Any) -> Tensor:  # noqa: N807
+    if _t(other):
+        return aten.pow_.Tensor(self, other)
+    return aten.pow_.Scalar(self, other)
+
+
 for _fn in (
     __add__, __radd__, __sub__, __rsub__, __mul__, __rmul__, __truediv__, __rtruediv__,
     __floordiv__, __rfloordiv__, __mod__, __rmod__, __pow__, __rpow__, __neg__, __pos__,
-    __abs__, __invert__, __iadd__, __isub__, __imul__, __itruediv__,
+    __abs__, __invert__, __iadd__, __isub__, __imul__, __itruediv__, __ifloordiv__, __imod__,
+    __ipow__,
 ):  # fmt: skip
     setattr(Tensor, _fn.__name__, _fn)
 Tensor.__div__ = __truediv__  # type: ignore[attr-defined]
-for _dunder, _name in (("__eq__", "eq"), ("__ne__", "ne"), ("__lt__", "lt"), ("__le__", "le"),
-                       ("__gt__", "gt"), ("__ge__", "ge")):  # fmt: skip
-    setattr(Tensor, _dunder, _cmp(_name))
-for _dunder, _name in (("__and__", "bitwise_and"), ("__or__", "bitwise_or"),
-                       ("__xor__", "bitwise_xor"), ("__lshift__", "bitwise_left_shift"),
-                       ("__rshift__", "bitwise_right_shift")):  # fmt: skip
-    _f = _bitwise(_name)
-    setattr(Tensor, _dunder, _f)
-    setattr(Tensor, "__r" + _dunder[2:], _f)
+Tensor.__rdiv__ = __rtruediv__  # type: ignore[attr-defined]
+Tensor.__idiv__ = __itruediv__  # type: ignore[attr-defined]
+
+
+def _cmp(name: str) -> Any:
+    tensor_op = getattr(aten, name).Tensor
+    scalar_op = getattr(aten, name).Scalar
+
+    def cmp(self: Tensor, other: Any) -> Any:
+        if _t(other):
+            return tensor_op(self, other)
+        if _number(other):
+            return scalar_op(self, other)
+        if name in ("eq", "ne") and other is None:
+            return name == "ne"
+        return NotImplemented
+
+    cmp.__name__ = f"__{name}__"
+    return cmp
+
+
+for _name in ("eq", "ne", "lt", "le", "gt", "ge"):
+    setattr(Tensor, f"__{_name}__", _cmp(_name))
 Tensor.__hash__ = object.__hash__  # type: ignore[method-assign]
 
 
-def _iop(name: str) -> Any:
-    tensor_op = getattr(aten, name + "_").Tensor
-    scalar_op = getattr(aten, name + "_").Scalar
+def _bitwise_dunder(name: str) -> tuple[Any, Any]:
+    packet = getattr(aten, name)
 
     def op(self: Tensor, other: Any) -> Tensor:
-        return tensor_op(self, other) if _t(other) else scalar_op(self, other)
+        return packet.Tensor(self, other) if _t(other) else packet.Scalar(self, other)
 
-    return op
+    def iop(self: Tensor, other: Any) -> Tensor:
+        ip = getattr(aten, name + "_")
+        return ip.Tensor(self, other) if _t(other) else ip.Scalar(self, other)
+
+    return op, iop
 
 
-Tensor.__iand__ = _iop("bitwise_and")  # type: ignore[attr-defined]
-Tensor.__ior__ = _iop("bitwise_or")  # type: ignore[attr-defined]
-Tensor.__ixor__ = _iop("bitwise_xor")  # type: ignore[attr-defined]
+for _dunder, _name in (("and", "bitwise_and"), ("or", "bitwise_or"), ("xor", "bitwise_xor")):
+    _op, _iop = _bitwise_dunder(_name)
+    setattr(Tensor, f"__{_dunder}__", _op)
+    setattr(Tensor, f"__r{_dunder}__", _op)
+    setattr(Tensor, f"__i{_dunder}__", _iop)
+
+
+def _shift_dunders(name: str, fn_name: str) -> None:
+    # ops.aten.__lshift__ is not an attribute name the namespace serves: look the ops up.
+    t_op, s_op = _aten_op(f"__{name}__.Tensor"), _aten_op(f"__{name}__.Scalar")
+    it_op, is_op = _aten_op(f"__i{name}__.Tensor"), _aten_op(f"__i{name}__.Scalar")
+    scalar_first = getattr(aten, fn_name).Scalar_Tensor
+
+    def op(self: Tensor, other: Any) -> Tensor:
+        return t_op(self, other) if _t(other) else s_op(self, other)
+
+    def rop(self: Tensor, other: Any) -> Tensor:
+        return scalar_first(other, self)
+
+    def iop(self: Tensor, other: Any) -> Tensor:
+        return it_op(self, other) if _t(other) else is_op(self, other)
+
+    setattr(Tensor, f"__{name}__", op)
+    setattr(Tensor, f"__r{name}__", rop)
+    setattr(Tensor, f"__i{name}__", iop)
+
+
+# `ops.aten.__and__` & co: the namespace does not serve dunder names from __getattr__, so
+# the packets of the dunder operators are set on it (as torch.ops.aten.__and__ exists).
+for _name in ("and", "or", "xor", "iand", "ior", "ixor", "lshift", "rshift", "ilshift",
+              "irshift"):  # fmt: skip
+    setattr(aten, f"__{_name}__", _packet(f"aten::__{_name}__"))
+
+_shift_dunders("lshift", "bitwise_left_shift")
+_shift_dunders("rshift", "bitwise_right_shift")
+
 
 # -- unary functions and methods -------------------------------------------------------------
 
 
-def _unary_api(name: str) -> None:
-    op = getattr(aten, name).default
+def _unary_api(name: str, has_out: bool = True, has_inplace: bool = True) -> None:
+    packet = getattr(aten, name)
+    op = packet.default
 
-    def fn(self: Tensor, *, out: Tensor | None = None) -> Tensor:
+    def fn(input: Tensor, *, out: Tensor | None = None) -> Tensor:  # noqa: A002
         if out is not None:
-            return getattr(aten, name).out(self, out=out)
+            return packet.out(input, out=out)
+        return op(input)
+
+    def meth(self: Tensor) -> Tensor:
         return op(self)
 
-    fn.__name__ = name
-    fn.__doc__ = f"aten::{name} elementwise."
+    fn.__name__ = meth.__name__ = name
+    fn.__doc__ = f"aten::{name}, elementwise."
+    if not has_out:
+
+        def fn(input: Tensor) -> Tensor:  # type: ignore[misc]  # noqa: A002
+            return op(input)
+
+        fn.__name__ = name
     FUNCTIONS[name] = fn
-    setattr(Tensor, name, lambda self: op(self))
-    inplace = getattr(aten, name + "_", None) if _has(name + "_") else None
-    if inplace is not None:
-        ip = inplace.default
-        setattr(Tensor, name + "_", lambda self: ip(self))
-        FUNCTIONS[name + "_"] = lambda self: ip(self)
+    setattr(Tensor, name, meth)
+    if has_inplace:
+        ip = getattr(aten, name + "_").default
+
+        def meth_(self: Tensor) -> Tensor:
+            return ip(self)
+
+        meth_.__name__ = name + "_"
+        setattr(Tensor, name + "_", meth_)
+        FUNCTIONS[name + "_"] = meth_
 
 
-def _has(name: str) -> bool:
-    try:
-        getattr(aten, name)
-        return True
-    except AttributeError:
-        return False
+for _name in (*UNARY_FLOAT, *UNARY_SAME, "logical_not", "relu"):
+    if _name != "round":
+        _unary_api(_name)
+for _name in ("isnan", "isinf", "isposinf", "isneginf", "signbit"):
+    _unary_api(_name, has_inplace=False)
+_unary_api("isfinite", has_out=False, has_inplace=False)
+_unary_api("square")
 
 
-for _name in UNARY:
-    _unary_api(_name)
-FUNCTIONS["negative"] = FUNCTIONS["neg"]
-method_as("negative")(Tensor.neg)
-FUNCTIONS["absolute"] = FUNCTIONS["abs"]
-method_as("absolute")(Tensor.abs)
-FUNCTIONS["arcsin"], FUNCTIONS["arccos"], FUNCTIONS["arctan"] = (
-    FUNCTIONS["asin"], FUNCTIONS["acos"], FUNCTIONS["atan"],
-)  # fmt: skip
+def _exp_method(self: Tensor) -> Tensor:
+    return _exp(self)
+
+
+Tensor.exp = _exp_method  # type: ignore[attr-defined]  # the hot method, without a closure
+
+for _alias, _name in (("absolute", "abs"), ("negative", "neg"), ("fix", "trunc"),
+                      ("arcsin", "asin"), ("arccos", "acos"), ("arctan", "atan"),
+                      ("arcsinh", "asinh"), ("arccosh", "acosh"), ("arctanh", "atanh")):
+    _unary_api(_alias)  # fmt: skip
+
+
+@function
+@method
+def round(input: Tensor, *, decimals: int = 0, out: Tensor | None = None) -> Tensor:  # noqa: A001, A002
+    if out is not None:
+        if decimals:
+            return aten.round.decimals_out(input, decimals=decimals, out=out)
+        return aten.round.out(input, out=out)
+    if decimals:
+        return aten.round.decimals(input, decimals=decimals)
+    return aten.round.default(input)
+
+
+@function
+@method
+def round_(input: Tensor, *, decimals: int = 0) -> Tensor:  # noqa: A002
+    if decimals:
+        return aten.round_.decimals(input, decimals=decimals)
+    return aten.round_.default(input)
 
 
 # -- binary functions and methods ------------------------------------------------------------
 
 
-def _binary_api(name: str, alpha: bool = False) -> None:
+def _check_tensor_input(name: str, x: Any) -> None:
+    if not _t(x):
+        raise TypeError(
+            f"{name}(): argument 'input' (position 1) must be Tensor, not {_type_name(x)}"
+        )
+
+
+def _alpha_api(name: str) -> None:
+    """add/sub: (input, other, *, alpha=1, out=None); numbers go to the Tensor overload."""
     packet = getattr(aten, name)
     t_op = packet.Tensor
-    s_op = packet.Scalar
-    ip = getattr(aten, name + "_")
-    ip_t, ip_s = ip.Tensor, ip.Scalar
+    ip = getattr(aten, name + "_").Tensor
 
-    if alpha:
+    def fn(input: Any, other: Any, *, alpha: Any = 1, out: Tensor | None = None) -> Tensor:  # noqa: A002
+        _check_tensor_input(name, input)
+        if out is not None:
+            return packet.out(input, other, alpha=alpha, out=out)
+        if alpha.__class__ is int and alpha == 1:
+            return t_op(input, other)
+        return t_op(input, other, alpha=alpha)
 
-        def fn(self: Any, other: Any, *, alpha: Any = 1, out: Tensor | None = None) -> Tensor:
-            if out is not None:
-                return (
-                    packet.out(self, other, alpha=alpha, out=out)
-                    if _t(other)
-                    else packet.Scalar_out(self, other, alpha, out=out)
-                )
-            if alpha == 1:
-                return t_op(self, other)
-            return t_op(self, other, alpha=alpha)
+    def meth(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
+        if alpha.__class__ is int and alpha == 1:
+            return t_op(self, other)
+        return t_op(self, other, alpha=alpha)
 
-        def meth_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
-            if alpha == 1:
-                return ip_t(self, other) if _t(other) else ip_s(self, other)
-            return ip_t(self, other, alpha=alpha) if _t(other) else ip_s(self, other, alpha)
+    def meth_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
+        if alpha.__class__ is int and alpha == 1:
+            return ip(self, other)
+        return ip(self, other, alpha=alpha)
 
-    else:
-
-        def fn(self: Any, other: Any, *, out: Tensor | None = None) -> Tensor:  # type: ignore[misc]
-            if not _t(self):
-                self, other = other, self
-                if name not in ("mul", "add", "eq", "ne", "logical_and", "bitwise_and"):
-                    raise TypeError(f"{name}(): argument 'input' must be Tensor")
-            if out is not None:
-                outname = "out" if name in ("mul", "div") else "Tensor_out"
-                return (
-                    getattr(packet, outname)(self, other, out=out)
-                    if _t(other)
-                    else packet.Scalar_out(self, other, out=out)
-                )
-            return t_op(self, other) if _t(other) else s_op(self, other)
-
-        def meth_(self: Tensor, other: Any) -> Tensor:  # type: ignore[misc]
-            return ip_t(self, other) if _t(other) else ip_s(self, other)
-
-    fn.__name__ = name
+    fn.__name__ = meth.__name__ = name
+    meth_.__name__ = name + "_"
     FUNCTIONS[name] = fn
-    setattr(Tensor, name, fn)
+    setattr(Tensor, name, meth)
     setattr(Tensor, name + "_", meth_)
 
 
-for _name in ("add", "sub"):
-    _binary_api(_name, alpha=True)
-for _name in (
-    "mul", "remainder", "fmod", "eq", "ne", "lt", "le", "gt", "ge", "bitwise_and",
-    "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift",
-):  # fmt: skip
-    _binary_api(_name)
-for _alias, _name in (("subtract", "sub"), ("multiply", "mul"), ("greater", "gt"),
-                      ("greater_equal", "ge"), ("less", "lt"), ("less_equal", "le"),
-                      ("not_equal", "ne")):  # fmt: skip
-    FUNCTIONS[_alias] = FUNCTIONS[_name]
-    method_as(_alias)(getattr(Tensor, _name))
+_alpha_api("add")
+_alpha_api("sub")
+FUNCTIONS["subtract"] = FUNCTIONS["sub"]
+method_as("subtract")(Tensor.sub)
+method_as("subtract_")(Tensor.sub_)
 
 
 @function
-@method
-def div(
-    self: Tensor, other: Any, *, rounding_mode: str | None = None, out: Tensor | None = None
-) -> Tensor:
+def mul(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:  # noqa: A002
+    _check_tensor_input("mul", input)
+    if out is not None:
+        return aten.mul.out(input, other, out=out)
+    return _mul(input, other)
+
+
+def _mul_method(self: Tensor, other: Any) -> Tensor:
+    return _mul(self, other)
+
+
+def _mul_method_(self: Tensor, other: Any) -> Tensor:
+    return _mul_(self, other)
+
+
+method_as("mul", "multiply")(_mul_method)
+method_as("mul_", "multiply_")(_mul_method_)
+FUNCTIONS["multiply"] = mul
+
+
+@function
+def div(input: Any, other: Any, *, rounding_mode: str | None = None,  # noqa: A002
+        out: Tensor | None = None) -> Tensor:  # fmt: skip
+    _check_tensor_input("div", input)
+    if out is not None:
+        if rounding_mode is not None:
+            return aten.div.out_mode(input, other, rounding_mode=rounding_mode, out=out)
+        return aten.div.out(input, other, out=out)
+    if rounding_mode is not None:
+        return aten.div.Tensor_mode(input, other, rounding_mode=rounding_mode)
+    return _div(input, other)
+
+
+def _div_method(self: Tensor, other: Any, *, rounding_mode: str | None = None) -> Tensor:
     if rounding_mode is not None:
         return aten.div.Tensor_mode(self, other, rounding_mode=rounding_mode)
     return _div(self, other)
 
 
-@method
-def div_(self: Tensor, other: Any, *, rounding_mode: str | None = None) -> Tensor:
+def _div_method_(self: Tensor, other: Any, *, rounding_mode: str | None = None) -> Tensor:
     if rounding_mode is not None:
         return aten.div_.Tensor_mode(self, other, rounding_mode=rounding_mode)
-    return _div_(self, other) if _t(other) else aten.div_.Scalar(self, other)
+    return _div_(self, other)
 
 
-FUNCTIONS["divide"] = FUNCTIONS["true_divide"] = div
-method_as("divide", "true_divide")(div)
+method_as("div", "divide")(_div_method)
+method_as("div_", "divide_")(_div_method_)
+FUNCTIONS["divide"] = div
+
+
+@function
+def true_divide(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:  # noqa: A002
+    return div(input, other, out=out)
+
+
+method_as("true_divide")(lambda self, other: _div(self, other))
+method_as("true_divide_")(lambda self, other: _div_(self, other))
 
 
 @function
 @method
-def floor_divide(self: Tensor, other: Any) -> Tensor:
-    return aten.div.Tensor_mode(self, other, rounding_mode="floor")
+def floor_divide(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:  # noqa: A002
+    _check_tensor_input("floor_divide", input)
+    if out is not None:
+        return aten.floor_divide.out(input, other, out=out)
+    return aten.floor_divide.default(input, other)
+
+
+@method
+def floor_divide_(self: Tensor, other: Any) -> Tensor:
+    return aten.floor_divide_.Tensor(self, other)
+
+
+def _scalar_overload_api(name: str, *, scalar: str = "Scalar", scalar_first: str | None = None,
+                         out_tensor: str = "Tensor_out", out_scalar: str = "Scalar_out",
+                         out_scalar_first: str | None = None, tensor: str = "Tensor",
+                         inplace_scalar: str | None = "Scalar",
+                         inplace_tensor: str = "Tensor") -> None:  # fmt: skip
+    """Ops with Tensor/Scalar (and Scalar-first) overloads chosen from the argument types."""
+    packet = getattr(aten, name)
+
+    def fn(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:  # noqa: A002
+        if not _t(input):
+            if scalar_first is None or not _t(other):
+                _check_tensor_input(name, input)
+            if out is not None:
+                return getattr(packet, out_scalar_first)(input, other, out=out)  # type: ignore[arg-type]
+            return getattr(packet, scalar_first)(input, other)
+        if _t(other):
+            if out is not None:
+                return getattr(packet, out_tensor)(input, other, out=out)
+            return getattr(packet, tensor)(input, other)
+        if out is not None:
+            return getattr(packet, out_scalar)(input, other, out=out)
+        return getattr(packet, scalar)(input, other)
+
+    def meth(self: Tensor, other: Any) -> Tensor:
+        if _t(other):
+            return getattr(packet, tensor)(self, other)
+        return getattr(packet, scalar)(self, other)
+
+    fn.__name__ = meth.__name__ = name
+    FUNCTIONS[name] = fn
+    setattr(Tensor, name, meth)
+    if inplace_scalar is not None:
+        ip = getattr(aten, name + "_")
+
+        def meth_(self: Tensor, other: Any) -> Tensor:
+            if _t(other):
+                return getattr(ip, inplace_tensor)(self, other)
+            return getattr(ip, inplace_scalar)(self, other)  # type: ignore[arg-type]
+
+        meth_.__name__ = name + "_"
+        setattr(Tensor, name + "_", meth_)
+
+
+_scalar_overload_api("remainder", scalar_first="Scalar_Tensor",
+                     out_scalar_first="Scalar_Tensor_out")  # fmt: skip
+_scalar_overload_api("fmod")
+for _name in ("eq", "ne", "lt", "le", "gt", "ge"):
+    _scalar_overload_api(_name)
+for _alias, _name in (("greater", "gt"), ("greater_equal", "ge"), ("less", "lt"),
+                      ("less_equal", "le"), ("not_equal", "ne")):  # fmt: skip
+    _scalar_overload_api(_alias)
+for _name in ("bitwise_and", "bitwise_or", "bitwise_xor"):
+    _scalar_overload_api(_name, scalar_first="Scalar_Tensor",
+                         out_scalar_first="Scalar_Tensor_out")  # fmt: skip
+for _name in ("bitwise_left_shift", "bitwise_right_shift"):
+    _scalar_overload_api(_name, scalar="Tensor_Scalar", scalar_first="Scalar_Tensor",
+                         out_scalar="Tensor_Scalar_out", out_scalar_first="Scalar_Tensor_out",
+                         inplace_scalar="Tensor_Scalar")  # fmt: skip
+_scalar_overload_api("copysign", out_tensor="out")
+_scalar_overload_api("xlogy", scalar="Scalar_Other", scalar_first="Scalar_Self",
+                     out_tensor="OutTensor", out_scalar="OutScalar_Other",
+                     out_scalar_first="OutScalar_Self", inplace_scalar="Scalar_Other")  # fmt: skip
 
 
 @function
 @method
-def rsub(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
-    return (
-        aten.rsub.Tensor(self, other, alpha=alpha)
-        if _t(other)
-        else aten.rsub.Scalar(self, other, alpha)
-    )
-
-
-@function
-@method
-def pow(self: Any, exponent: Any) -> Tensor:  # noqa: A001
-    if not _t(self):
-        return aten.pow.Scalar(self, exponent)
+def pow(input: Any, exponent: Any, *, out: Tensor | None = None) -> Tensor:  # noqa: A001, A002
+    if not _t(input):
+        if not _t(exponent):
+            _check_tensor_input("pow", input)
+        if out is not None:
+            return aten.pow.Scalar_out(input, exponent, out=out)
+        return aten.pow.Scalar(input, exponent)
     if _t(exponent):
-        return aten.pow.Tensor_Tensor(self, exponent)
-    return aten.pow.Tensor_Scalar(self, exponent)
+        if out is not None:
+            return aten.pow.Tensor_Tensor_out(input, exponent, out=out)
+        return aten.pow.Tensor_Tensor(input, exponent)
+    if out is not None:
+        return aten.pow.Tensor_Scalar_out(input, exponent, out=out)
+    return aten.pow.Tensor_Scalar(input, exponent)
 
 
 @method
@@ -340,126 +543,195 @@ def pow_(self: Tensor, exponent: Any) -> Tensor:
     return aten.pow_.Tensor(self, exponent) if _t(exponent) else aten.pow_.Scalar(self, exponent)
 
 
-FUNCTIONS["float_power"] = lambda self, exponent: pow(self.double(), exponent)
+@function
+@method
+def float_power(input: Any, exponent: Any, *, out: Tensor | None = None) -> Tensor:  # noqa: A002
+    fp = aten.float_power
+    if not _t(input):
+        if out is not None:
+            return fp.Scalar_out(input, exponent, out=out)
+        return fp.Scalar(input, exponent)
+    if _t(exponent):
+        if out is not None:
+            return fp.Tensor_Tensor_out(input, exponent, out=out)
+        return fp.Tensor_Tensor(input, exponent)
+    if out is not None:
+        return fp.Tensor_Scalar_out(input, exponent, out=out)
+    return fp.Tensor_Scalar(input, exponent)
 
 
-def _two(name: str) -> None:
+@method
+def float_power_(self: Tensor, exponent: Any) -> Tensor:
+    if _t(exponent):
+        return aten.float_power_.Tensor(self, exponent)
+    return aten.float_power_.Scalar(self, exponent)
+
+
+@function
+@method
+def rsub(input: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:  # noqa: A002
+    if _t(other):
+        return aten.rsub.Tensor(input, other, alpha=alpha)
+    return aten.rsub.Scalar(input, other, alpha)
+
+
+def _tensor_binary_api(name: str, inplace: bool, out: str = "out") -> None:
+    """Binary ops taking two tensors only (maximum, atan2, logical_and, ...)."""
     op = getattr(aten, name).default
+    out_op = getattr(getattr(aten, name), out)
 
-    def fn(self: Tensor, other: Tensor) -> Tensor:
-        return op(self, other)
+    def fn(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:  # noqa: A002
+        for pos, (argname, x) in enumerate((("input", input), ("other", other)), 1):
+            if not _t(x):
+                raise TypeError(
+                    f"{name}(): argument '{argname}' (position {pos}) must be Tensor, not "
+                    f"{_type_name(x)}"
+                )
+        if out is not None:
+            return out_op(input, other, out=out)
+        return op(input, other)
+
+    def meth(self: Tensor, other: Tensor) -> Tensor:
+        return fn(self, other)
+
+    fn.__name__ = meth.__name__ = name
+    FUNCTIONS[name] = fn
+    setattr(Tensor, name, meth)
+    if inplace:
+        ip = getattr(aten, name + "_").default
+
+        def meth_(self: Tensor, other: Tensor) -> Tensor:
+            return ip(self, other)
+
+        meth_.__name__ = name + "_"
+        setattr(Tensor, name + "_", meth_)
+
+
+for _name in ("maximum", "minimum", "fmax", "fmin"):
+    _tensor_binary_api(_name, inplace=False)
+for _name in ("atan2", "arctan2", "hypot", "logical_and", "logical_or", "logical_xor"):
+    _tensor_binary_api(_name, inplace=True)
+
+
+# -- clamp -----------------------------------------------------------------------------------
+
+
+def _clamp_api(name: str) -> None:
+    packet = getattr(aten, name)
+    ip = getattr(aten, name + "_")
+
+    def fn(input: Tensor, min: Any = None, max: Any = None, *,  # noqa: A002
+           out: Tensor | None = None) -> Tensor:  # fmt: skip
+        tensors = _t(min) or _t(max)
+        if out is not None:
+            return (packet.Tensor_out if tensors else packet.out)(input, min, max, out=out)
+        if tensors:
+            return packet.Tensor(input, min, max) if max is not None else packet.Tensor(input, min)
+        return packet.default(input, min, max) if max is not None else packet.default(input, min)
+
+    def meth(self: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
+        return fn(self, min, max)
+
+    def meth_(self: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
+        if _t(min) or _t(max):
+            return ip.Tensor(self, min, max) if max is not None else ip.Tensor(self, min)
+        return ip.default(self, min, max) if max is not None else ip.default(self, min)
+
+    fn.__name__ = meth.__name__ = name
+    meth_.__name__ = name + "_"
+    FUNCTIONS[name] = fn
+    setattr(Tensor, name, meth)
+    setattr(Tensor, name + "_", meth_)
+    FUNCTIONS[name + "_"] = meth_
+
+
+_clamp_api("clamp")
+_clamp_api("clip")
+
+
+def _clamp_bound_api(name: str) -> None:
+    packet = getattr(aten, name)
+    ip = getattr(aten, name + "_")
+
+    def fn(input: Tensor, bound: Any, *, out: Tensor | None = None) -> Tensor:  # noqa: A002
+        if out is not None:
+            return (packet.Tensor_out if _t(bound) else packet.out)(input, bound, out=out)
+        return packet.Tensor(input, bound) if _t(bound) else packet.default(input, bound)
+
+    def meth_(self: Tensor, bound: Any) -> Tensor:
+        return ip.Tensor(self, bound) if _t(bound) else ip.default(self, bound)
 
     fn.__name__ = name
+    meth_.__name__ = name + "_"
     FUNCTIONS[name] = fn
-    setattr(Tensor, name, fn)
+    setattr(Tensor, name, lambda self, bound: fn(self, bound))
+    setattr(Tensor, name + "_", meth_)
+    FUNCTIONS[name + "_"] = meth_
 
 
-for _name in ("atan2", "maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or",
-              "logical_xor", "hypot"):  # fmt: skip
-    _two(_name)
-FUNCTIONS["arctan2"] = FUNCTIONS["atan2"]
-for _name in ("atan2", "logical_and", "logical_or", "logical_xor", "hypot"):
-    _ip = getattr(aten, _name + "_").default
-    setattr(Tensor, _name + "_", (lambda op: lambda self, other: op(self, other))(_ip))
+_clamp_bound_api("clamp_min")
+_clamp_bound_api("clamp_max")
 
 
-@function
-@method
-def xlogy(self: Tensor, other: Any) -> Tensor:
-    return aten.xlogy.Tensor(self, other)
+# -- ternary ---------------------------------------------------------------------------------
 
 
 @function
 @method
-def copysign(self: Tensor, other: Any) -> Tensor:
-    return aten.copysign.Tensor(self, other)
-
-
-@function
-@method
-def clamp(self: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
-    if _t(min) or _t(max):
-        return aten.clamp.Tensor(self, min, max)
-    return aten.clamp.default(self, min, max)
-
-
-@method
-def clamp_(self: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
-    if _t(min) or _t(max):
-        return aten.clamp_.Tensor(self, min, max)
-    return aten.clamp_.default(self, min, max)
-
-
-FUNCTIONS["clip"] = clamp
-method_as("clip")(clamp)
-method_as("clip_")(clamp_)
-
-
-@function
-@method
-def clamp_min(self: Tensor, min: Any) -> Tensor:  # noqa: A002
-    return aten.clamp_min.Tensor(self, min) if _t(min) else aten.clamp_min.default(self, min)
-
-
-@function
-@method
-def clamp_max(self: Tensor, max: Any) -> Tensor:  # noqa: A002
-    return aten.clamp_max.Tensor(self, max) if _t(max) else aten.clamp_max.default(self, max)
-
-
-@function
-@method
-def lerp(self: Tensor, end: Tensor, weight: Any) -> Tensor:
-    return (
-        aten.lerp.Tensor(self, end, weight) if _t(weight) else aten.lerp.Scalar(self, end, weight)
-    )
+def lerp(input: Tensor, end: Tensor, weight: Any, *, out: Tensor | None = None) -> Tensor:  # noqa: A002
+    ov = "Tensor" if _t(weight) else "Scalar"
+    if out is not None:
+        return getattr(aten.lerp, ov + "_out")(input, end, weight, out=out)
+    return getattr(aten.lerp, ov)(input, end, weight)
 
 
 @method
 def lerp_(self: Tensor, end: Tensor, weight: Any) -> Tensor:
-    return (
-        aten.lerp_.Tensor(self, end, weight) if _t(weight) else aten.lerp_.Scalar(self, end, weight)
-    )
+    return (aten.lerp_.Tensor if _t(weight) else aten.lerp_.Scalar)(self, end, weight)
+
+
+def _addc_api(name: str) -> None:
+    packet = getattr(aten, name)
+    ip = getattr(aten, name + "_").default
+
+    def fn(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1,  # noqa: A002
+           out: Tensor | None = None) -> Tensor:  # fmt: skip
+        if out is not None:
+            return packet.out(input, tensor1, tensor2, value=value, out=out)
+        return packet.default(input, tensor1, tensor2, value=value)
+
+    def meth(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) -> Tensor:
+        return packet.default(self, tensor1, tensor2, value=value)
+
+    def meth_(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) -> Tensor:
+        return ip(self, tensor1, tensor2, value=value)
+
+    fn.__name__ = meth.__name__ = name
+    meth_.__name__ = name + "_"
+    FUNCTIONS[name] = fn
+    setattr(Tensor, name, meth)
+    setattr(Tensor, name + "_", meth_)
+
+
+_addc_api("addcmul")
+_addc_api("addcdiv")
 
 
 @function
-@method
-def addcmul(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) -> Tensor:
-    return aten.addcmul.default(self, tensor1, tensor2, value=value)
-
-
-@method
-def addcmul_(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) -> Tensor:
-    return aten.addcmul_.default(self, tensor1, tensor2, value=value)
-
-
-@function
-@method
-def addcdiv(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) -> Tensor:
-    return aten.addcdiv.default(self, tensor1, tensor2, value=value)
-
-
-@method
-def addcdiv_(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) -> Tensor:
-    return aten.addcdiv_.default(self, tensor1, tensor2, value=value)
-
-
-@function
-@method
-def where(condition: Tensor, self: Any = None, other: Any = None) -> Any:
-    if self is None and other is None:
-        return (
-            aten.nonzero_numpy.default(condition)
-            if _has("nonzero_numpy")
-            else condition.nonzero(as_tuple=True)
-        )
-    if _t(self) and _t(other):
-        return aten.where.self(condition, self, other)
-    if _t(self):
-        return aten.where.ScalarOther(condition, self, other)
+def where(condition: Tensor, input: Any = None, other: Any = None, *,  # noqa: A002
+          out: Tensor | None = None) -> Any:  # fmt: skip
+    """torch.where(condition, input, other), or torch.where(condition) (nonzero as tuple)."""
+    if input is None and other is None:
+        return condition.nonzero(as_tuple=True)
+    if _t(input) and _t(other):
+        if out is not None:
+            return aten.where.self_out(condition, input, other, out=out)
+        return aten.where.self(condition, input, other)
+    if _t(input):
+        return aten.where.ScalarOther(condition, input, other)
     if _t(other):
-        return aten.where.ScalarSelf(condition, self, other)
-    return aten.where.Scalar(condition, self, other)
+        return aten.where.ScalarSelf(condition, input, other)
+    return aten.where.Scalar(condition, input, other)
 
 
 def _where_method(self: Tensor, condition: Tensor, y: Any) -> Tensor:
@@ -471,56 +743,78 @@ Tensor.where = _where_method  # type: ignore[attr-defined]
 
 @function
 @method
-def masked_fill(self: Tensor, mask: Tensor, value: Any) -> Tensor:
-    return (
-        aten.masked_fill.Tensor(self, mask, value)
-        if _t(value)
-        else aten.masked_fill.Scalar(self, mask, value)
-    )
+def masked_fill(input: Tensor, mask: Tensor, value: Any) -> Tensor:  # noqa: A002
+    if _t(value):
+        return aten.masked_fill.Tensor(input, mask, value)
+    return aten.masked_fill.Scalar(input, mask, value)
 
 
 @method
 def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
-    return (
-        aten.masked_fill_.Tensor(self, mask, value)
-        if _t(value)
-        else aten.masked_fill_.Scalar(self, mask, value)
-    )
+    if _t(value):
+        return aten.masked_fill_.Tensor(self, mask, value)
+    return aten.masked_fill_.Scalar(self, mask, value)
+
+
+# -- unary ops with parameters ---------------------------------------------------------------
 
 
 @function
 @method
-def round(self: Tensor, *, decimals: int = 0) -> Tensor:  # noqa: A001
-    if decimals:
-        return aten.round.decimals(self, decimals=decimals)
-    return aten.round.default(self)
+def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None,  # noqa: A002
+               neginf: float | None = None, *, out: Tensor | None = None) -> Tensor:  # fmt: skip
+    if out is not None:
+        return aten.nan_to_num.out(input, nan, posinf, neginf, out=out)
+    return aten.nan_to_num.default(input, nan, posinf, neginf)
 
 
 @function
 @method
-def nan_to_num(self: Tensor, nan: float = 0.0, posinf: float | None = None,
-               neginf: float | None = None) -> Tensor:  # fmt: skip
-    return aten.nan_to_num.default(self, nan, posinf, neginf)
+def nan_to_num_(input: Tensor, nan: float = 0.0, posinf: float | None = None,  # noqa: A002
+                neginf: float | None = None) -> Tensor:  # fmt: skip
+    return aten.nan_to_num_.default(input, nan, posinf, neginf)
 
 
 @function
 @method
-def logit(self: Tensor, eps: float | None = None) -> Tensor:
-    return aten.logit.default(self, eps)
+def logit(input: Tensor, eps: float | None = None, *, out: Tensor | None = None) -> Tensor:  # noqa: A002
+    if out is not None:
+        return aten.logit.out(input, eps, out=out)
+    return aten.logit.default(input, eps)
 
 
-def _param_unary(name: str, *defaults: Any) -> None:
-    op = getattr(aten, name).default
-    names = [d[0] for d in defaults]
-
-    def fn(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
-        return op(self, *args, **kwargs)
-
-    fn.__name__ = name
-    FUNCTIONS[name] = fn
-    setattr(Tensor, name, fn)
-    del names
+@function
+@method
+def logit_(input: Tensor, eps: float | None = None) -> Tensor:  # noqa: A002
+    return aten.logit_.default(input, eps)
 
 
-for _name in ("leaky_relu", "hardtanh", "softplus", "elu", "celu", "threshold", "gelu"):
-    _param_unary(_name)
+@function
+def celu(input: Tensor, alpha: float = 1.0) -> Tensor:  # noqa: A002
+    return aten.celu.default(input, alpha)
+
+
+@function
+def celu_(input: Tensor, alpha: float = 1.0) -> Tensor:  # noqa: A002
+    return aten.celu_.default(input, alpha)
+
+
+@function
+def threshold(input: Tensor, threshold: Any, value: Any, *,  # noqa: A002
+              out: Tensor | None = None) -> Tensor:  # fmt: skip
+    if out is not None:
+        return aten.threshold.out(input, threshold, value, out=out)
+    return aten.threshold.default(input, threshold, value)
+
+
+@function
+def threshold_(input: Tensor, threshold: Any, value: Any) -> Tensor:  # noqa: A002
+    return aten.threshold_.default(input, threshold, value)
+
+
+@function
+def result_type(tensor: Any, other: Any) -> Any:
+    """torch.result_type: the dtype PyTorch's promotion gives the two operands."""
+    from ..aten._promotion import result_type as _result_type
+
+    return _result_type(tensor, other)

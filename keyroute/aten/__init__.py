@@ -4,7 +4,5 @@ One module per family; `_define` holds the registration helpers. Importing this 
 every aten operator (backends register their kernels afterwards).
 """
 
-from . import (
-    core,  # noqa: F401
-    elementwise,  # noqa: F401
-)
+from . import core, elementwise, views, reductions, indexing, assembly, linalg, nn  # noqa: F401
+from . import conv_backward  # noqa: F401

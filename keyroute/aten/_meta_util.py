@@ -67,6 +67,8 @@ def meta_like(t: Tensor, dt: dtype | None = None) -> Tensor:
 
 
 def _is_non_overlapping_and_dense(shape: Sequence[int], stride: Sequence[int]) -> bool:
+    if any(s == 0 for s in shape):
+        return True  # PyTorch: an empty tensor is dense
     if len(shape) == 1:
         return shape[0] < 2 or stride[0] == 1
     dims = sorted(range(len(shape)), key=lambda d: (stride[d] if shape[d] != 1 else 0, d))
@@ -87,13 +89,15 @@ def meta_view(
     data = base._data
     if offset is None:
         offset = base.storage_offset()
+    storage = None
     if isinstance(data, MetaArray):
         nbytes = data.storage_nbytes
+        storage = data.storage
     else:
         from ..tensor._tensor import _root_array
 
         nbytes = _root_array(data).nbytes
-    m = MetaArray(tuple(shape), tuple(stride), base._dtype.np, offset, nbytes)
+    m = MetaArray(tuple(shape), tuple(stride), base._dtype.np, offset, nbytes, storage)
     ks = base._ks if isinstance(data, MetaArray) else META_KEYS
     return make_tensor(m, base._dtype, ks, type(base) if isinstance(data, MetaArray) else Tensor)
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..dispatcher.keys import DispatchKey
-from ..dispatcher.keyset import PRIVATE_BITS, DispatchKeySet, key_bits
+from ..dispatcher.keyset import PRIVATE_BITS, REQUIRES_GRAD_BIT, DispatchKeySet, key_bits
 from ..tensor.device import DEVICE_TYPES, Device, default_device
 from ..tensor.dtype import bool_, dtype, get_default_dtype, int64, to_dtype
 from ..tensor.layout import to_memory_format
@@ -84,7 +84,8 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None, pin_mem
     shape, strides = as_size(size), as_size(stride)
     check(
         len(shape) == len(strides),
-        "mismatch in length of strides and shape",
+        f"dimensionality of sizes ({len(shape)}) must match dimensionality of strides "
+        f"({len(strides)})",
     )
     return new_meta(shape, factory_dtype(dtype), strides)
 
@@ -103,9 +104,9 @@ def resize_(self, size, *, memory_format=None):
     data = self._data
     if isinstance(data, MetaArray):
         needed = _shape.numel(shape) * self._dtype.itemsize
-        self._data = MetaArray(
-            shape, None, data.dtype, data.offset, max(data.storage_nbytes, needed)
-        )
+        storage = data.storage
+        storage.nbytes = max(storage.nbytes, needed)
+        self._data = MetaArray(shape, None, data.dtype, data.offset, storage.nbytes, storage)
     return self
 
 
@@ -200,7 +201,9 @@ def item(self):
 
 @meta("detach(Tensor(a) self) -> Tensor(a)")
 def detach(self):
-    return meta_view(self, shape_of(self), self.stride())
+    out = meta_view(self, shape_of(self), self.stride())
+    out._ks &= ~REQUIRES_GRAD_BIT
+    return out
 
 
 @meta("alias(Tensor(a) self) -> Tensor(a)")
@@ -432,6 +435,8 @@ def full(size, fill_value, *, dtype=None, layout=None, device=None, pin_memory=N
     "bool? pin_memory=None) -> Tensor"
 )
 def zeros(size, *, dtype=None, layout=None, device=None, pin_memory=None):
+    for s in as_size(size):
+        check(s >= 0, "zeros: Dimension size must be non-negative.")
     t = aten("empty.memory_format")(list(as_size(size)), dtype=dtype, device=device)
     return aten("zero_")(t)
 
@@ -534,16 +539,31 @@ def new_full(self, size, fill_value, *, dtype=None, layout=None, device=None, pi
 # -- ranges
 
 
-def _arange_len(start: float, end: float, step: float) -> int:
+def _arange_len(start: Any, end: Any, step: Any, dt: dtype | None = None) -> int:
+    """The element count of arange (int64 outputs count from the truncated bounds)."""
+    raw = (start, end, step)
+    if any(isinstance(v, complex) for v in raw):
+        raise RuntimeError("value cannot be converted to type double without overflow")
+    start, end, step = float(start), float(end), float(step)
     check(step != 0, "step must be nonzero")
     check(
         math.isfinite(start) and math.isfinite(end),
-        f"unsupported range: {start} -> {end}",
+        # PyTorch prints the Scalars as C++ streams do (0 for 0.0).
+        f"unsupported range: {start:g} -> {end:g}",
     )
     check(
         (step > 0 and end >= start) or (step < 0 and end <= start),
-        "upper bound and larger bound inconsistent with step sign",
+        "upper bound and lower bound inconsistent with step sign",
     )
+    if dt is int64:
+        # PyTorch converts the bounds to the output's accumulate type (int64) first.
+        xstart, xend, xstep = (int(v) for v in raw)
+        if xstep == 0:
+            raise ValueError("step must be nonzero")
+        sign = (xstep > 0) - (xstep < 0)
+        num = xend - xstart + xstep - sign
+        count = abs(num) // abs(xstep)  # C++ integer division (truncates toward zero)
+        return max(0, count if (num < 0) == (xstep < 0) else -count)
     return max(0, math.ceil((end - start) / step))
 
 
@@ -566,7 +586,7 @@ _FACTORY = (
 def arange_start_step(start, end, step=1, *, dtype=None, layout=None, device=None,
                       pin_memory=None):  # fmt: skip
     dt = _arange_dtype(start, end, step, dtype)
-    n = _arange_len(float(start), float(end), float(step))
+    n = _arange_len(start, end, step, dt)
     out = aten("empty.memory_format")([n], dtype=dt, device=device)
     return aten("arange.start_out")(start, end, step, out=out)
 
@@ -583,7 +603,7 @@ def arange_start(start, end, *, dtype=None, layout=None, device=None, pin_memory
 
 @meta("arange.start_out(Scalar start, Scalar end, Scalar step=1, *, Tensor(a!) out) -> Tensor(a!)")
 def arange_start_out(start, end, step=1, *, out):
-    n = _arange_len(float(start), float(end), float(step))
+    n = _arange_len(start, end, step, out._dtype)
     if shape_of(out) != (n,):
         aten("resize_")(out, [n])
     return out

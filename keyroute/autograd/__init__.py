@@ -1,7 +1,12 @@
 """Autograd as dispatcher layers: the Autograd keys record the graph, ADInplaceOrView keeps
 version counters and views honest."""
 
-from . import fallback  # noqa: F401  (registers the autograd fallback on the Autograd keys)
+from . import (
+    fallback,  # noqa: F401  (registers the autograd fallback on the Autograd keys)
+    tensor_api,  # noqa: F401  (Tensor.backward, .grad, .grad_fn, hooks)
+)
+from .engine import backward, grad, is_anomaly_enabled, set_detect_anomaly
+from .function import Function, FunctionCtx, once_differentiable
 from .grad_mode import (
     enable_grad,
     inference_mode,
@@ -10,8 +15,19 @@ from .grad_mode import (
     no_grad,
     set_grad_enabled,
 )
+from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 
 __all__ = [
+    "Function",
+    "FunctionCtx",
+    "GradcheckError",
+    "backward",
+    "detect_anomaly",
+    "grad",
+    "gradcheck",
+    "gradgradcheck",
+    "once_differentiable",
+    "set_detect_anomaly",
     "enable_grad",
     "inference_mode",
     "is_grad_enabled",
@@ -21,16 +37,32 @@ __all__ = [
 ]
 
 
+class detect_anomaly:  # noqa: N801
+    """Within the block, backward checks every node's gradients for NaN (names the node)."""
+
+    def __init__(self, check_nan: bool = True) -> None:
+        self.check_nan = check_nan
+
+    def __enter__(self) -> None:
+        self.prev = is_anomaly_enabled()
+        set_detect_anomaly(self.check_nan)
+
+    def __exit__(self, *exc: object) -> None:
+        set_detect_anomaly(self.prev)
+
+
 def _register_aten_layers() -> None:
-    """Register the ADInplaceOrView kernels of every aten operator (from their schemas)."""
-    from ..aten._define import aten_lib
+    """Register every aten operator's ADInplaceOrView kernel (from its schema) and autograd
+    kernel (from the derivatives table)."""
     from ..dispatcher.operator import all_ops
+    from ..library import Library
+    from . import kernels
     from .inplace_or_view import register_for
 
+    lib = Library._internal("aten", "IMPL")
     for op in all_ops():
-        if (
-            op.namespace == "aten"
-            and op._schema is not None
-            and not op.has_kernel_for_dispatch_key(19)
-        ):
-            register_for(op, aten_lib)
+        if op.namespace != "aten" or op._schema is None:
+            continue
+        if not op.has_kernel_for_dispatch_key(19):  # ADInplaceOrView
+            register_for(op, lib)
+    kernels.register_all(lib)

@@ -41,35 +41,23 @@ INFERENCE_VERSION = _InferenceVersionCounter()
 
 
 class AutogradMeta:
-    """Autograd metadata of one tensor."""
+    """Autograd metadata of one tensor.
 
-    __slots__ = (
-        "grad",
-        "grad_fn",
-        "output_nr",
-        "hooks",
-        "post_accumulate_hooks",
-        "retains_grad",
-        "name",
-        "creation_meta",
-        "view_base_requires_grad",
-        "grad_accumulator",
-        "is_view_of_multi_output",
-        "__weakref__",
-    )
+    Defaults live on the class (no __slots__): every recorded operator creates one of these for
+    its output and sets two fields, so creation stores only what differs from the defaults.
+    """
 
-    def __init__(self) -> None:
-        self.grad: Any = None
-        self.grad_fn: Any = None
-        self.output_nr = 0
-        self.hooks: list[Any] | None = None
-        self.post_accumulate_hooks: list[Any] | None = None
-        self.retains_grad = False
-        self.name: str | None = None
-        self.creation_meta = 0  # CreationMeta: 0 DEFAULT, see autograd/views.py
-        self.view_base_requires_grad = False
-        self.grad_accumulator: Any = None
-        self.is_view_of_multi_output = False
+    grad: Any = None
+    grad_fn: Any = None
+    output_nr = 0
+    hooks: list[Any] | None = None
+    post_accumulate_hooks: list[Any] | None = None
+    retains_grad = False
+    name: str | None = None
+    creation_meta = 0  # CreationMeta: 0 DEFAULT, see autograd/views.py
+    view_base_requires_grad = False
+    grad_accumulator: Any = None
+    is_view_of_multi_output = False
 
 
 def autograd_meta(t: Any) -> AutogradMeta:

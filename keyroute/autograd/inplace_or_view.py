@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..dispatcher.keys import DispatchKey
-from ..dispatcher.keyset import DispatchKeySet, full_after_bits
+from ..dispatcher.keyset import INFERENCE_BIT, DispatchKeySet, full_after_bits
 from ..dispatcher.operator import OpOverload
-from ..dispatcher.tls import AUTOGRAD_WITH_INPLACE_OR_VIEW
+from ..dispatcher.tls import redispatch_below_ad_inplace_or_view
 from ..dispatcher.tls import state as _tls
 from ..library import Library
 from ._meta import autograd_meta, bump_version, version_counter
@@ -36,16 +36,7 @@ class CreationMeta:
 
 
 def _below(ks: DispatchKeySet, op: OpOverload, args: tuple, kwargs: dict) -> Any:
-    # AutoDispatchBelowADInplaceOrView for the kernels below, restored on exit.
-    state = _tls
-    added = AUTOGRAD_WITH_INPLACE_OR_VIEW & ~state.exclude
-    state.exclude |= added
-    state.refresh()
-    try:
-        return op._redispatch(ks.repr_ & _AFTER, *args, **kwargs)
-    finally:
-        state.exclude &= ~added
-        state.refresh()
+    return redispatch_below_ad_inplace_or_view(op, ks.repr_ & _AFTER, args, kwargs)
 
 
 def _tensors(value: Any) -> list[Any]:
@@ -63,13 +54,13 @@ def as_view(base: Any, view: Any, multi_output: bool = False) -> None:
         vc = version_counter(root)
         base._vc = vc
     view._vc = vc
-    from .grad_mode import is_grad_enabled, is_inference_mode_enabled
-
-    if multi_output or not is_grad_enabled() or is_inference_mode_enabled():
+    state = _tls
+    inference = state.include & INFERENCE_BIT
+    if multi_output or not state.grad_enabled or inference:
         meta = autograd_meta(view)
         if multi_output:
             meta.creation_meta = CreationMeta.MULTI_OUTPUT_NODE
-        elif is_inference_mode_enabled():
+        elif inference:
             meta.creation_meta = CreationMeta.INFERENCE_MODE
         else:
             meta.creation_meta = CreationMeta.NO_GRAD_MODE
@@ -99,28 +90,30 @@ def _view_kernel(op: OpOverload, source: int, source_name: str, multi: bool):
     return kernel
 
 
+def _detach_kernel(op: OpOverload):
+    # detach shares the data but is not a view: no `_base`, its own version counter.
+    def kernel(ks: DispatchKeySet, *args: Any, **kwargs: Any) -> Any:
+        return _below(ks, op, args, kwargs)
+
+    return kernel
+
+
 def register_for(op: OpOverload, lib: Library | None = None) -> bool:
     """Register op's ADInplaceOrView kernel if its schema writes or views; returns whether."""
     schema = op._schema
-    written = [
-        (i, a.name)
-        for i, a in enumerate(schema.arguments)
-        if a.alias_info is not None and a.alias_info.is_write
-    ]
     target = lib if lib is not None else adinplace_lib
+    written = [(i, schema.arguments[i].name) for i in schema.mutated_arg_indices]
     if written:
         target.impl(op, _inplace_kernel(op, written), "ADInplaceOrView", with_keyset=True)
         return True
-    for r in schema.returns:
-        info = r.alias_info
-        if info is None or info.is_write:
-            continue
-        for i, a in enumerate(schema.arguments):
-            ai = a.alias_info
-            if ai is not None and not ai.is_write and ai.before_set & info.before_set:
-                multi = str(r.type).startswith("List") or len(schema.returns) > 1
-                target.impl(
-                    op, _view_kernel(op, i, a.name, multi), "ADInplaceOrView", with_keyset=True
-                )
-                return True
+    if op.qualified_name() == "aten::detach":
+        target.impl(op, _detach_kernel(op), "ADInplaceOrView", with_keyset=True)
+        return True
+    sources = [i for i in schema.aliased_returns if i is not None]
+    if sources:
+        i = sources[0]
+        multi = len(schema.returns) > 1 or str(schema.returns[0].type).startswith("List")
+        kernel = _view_kernel(op, i, schema.arguments[i].name, multi)
+        target.impl(op, kernel, "ADInplaceOrView", with_keyset=True)
+        return True
     return False

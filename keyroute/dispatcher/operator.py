@@ -113,6 +113,11 @@ class LayerKernel:
     def passthrough(self, ks: int) -> int | None:
         return None
 
+    def bind(self, ks: int) -> Callable[..., Any]:
+        """The callable the dispatcher caches for key set `ks` (the kernel with the key set
+        bound). A layer may return a closure specialised to `ks` instead."""
+        return functools.partial(self, DispatchKeySet.from_raw(ks))
+
     def __call__(self, keyset: DispatchKeySet, *args: Any, **kwargs: Any) -> Any:
         raise NotImplementedError
 
@@ -128,6 +133,8 @@ BIND_HOOKS: list[Callable[..., Callable[..., Any]]] = []
 # ----------------------------------------------------------------------------- registry
 
 _OPS: dict[str, OpOverload] = {}
+#: "ns::name" -> how many of its overloads have a schema (O(1) checks for `ops.ns.name`).
+_DEFINED_NAMES: dict[str, int] = {}
 _warned_override = False
 _PACKETS: dict[str, OpOverloadPacket] = {}
 _FALLBACKS: dict[int, list[KernelRegistration]] = {}
@@ -151,7 +158,7 @@ def get_op(name: str, overload: str = "") -> OpOverload:
         _OPS[q] = op
         packet = _PACKETS.get(name)
         if packet is not None:
-            packet._overloads = None
+            packet._invalidate()
     return op
 
 
@@ -166,7 +173,7 @@ def _drop_op_if_empty(op: OpOverload) -> None:
             del _OPS[q]
             packet = _PACKETS.get(op._name)
             if packet is not None:
-                packet._overloads = None
+                packet._invalidate()
 
 
 def backend_fallback(key: int) -> KernelRegistration | None:
@@ -376,6 +383,8 @@ class OpOverload:
 
     # -- schema
     def set_schema(self, schema: Any) -> None:
+        if self._schema is None:
+            _DEFINED_NAMES[self._name] = _DEFINED_NAMES.get(self._name, 0) + 1
         self._schema = schema
         self._tensor_args = tuple(
             (i, a.name, a.kind) for i, a in enumerate(schema.arguments) if a.kind
@@ -409,6 +418,24 @@ class OpOverload:
                 self._invalidate()
 
         return remove
+
+    def clear_schema(self) -> None:
+        """Undo set_schema (the defining library is being destroyed)."""
+        if self._schema is not None:
+            n = _DEFINED_NAMES.get(self._name, 1) - 1
+            if n:
+                _DEFINED_NAMES[self._name] = n
+            else:
+                _DEFINED_NAMES.pop(self._name, None)
+                from .._ops import forget
+
+                forget(self._name)
+        self._schema = None
+        self.__class__ = OpOverload
+        self.__dict__.pop("_fast_call", None)
+        packet = _PACKETS.get(self._name)
+        if packet is not None:
+            packet._invalidate()
 
     def _schema_or_name(self) -> str:
         return str(self._schema) if self._schema is not None else self.qualified_name()
@@ -525,7 +552,10 @@ class OpOverload:
             else:
                 bound = functools.partial(fn, self)
         elif reg.with_keyset:
-            bound = functools.partial(fn, DispatchKeySet.from_raw(masked))
+            if isinstance(fn, LayerKernel):
+                bound = fn.bind(masked)
+            else:
+                bound = functools.partial(fn, DispatchKeySet.from_raw(masked))
         else:
             bound = fn
         for hook in BIND_HOOKS:
@@ -534,7 +564,8 @@ class OpOverload:
 
     def _call_slow(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         ks = self._extract(args, kwargs)
-        ks = (ks | _tls.include) & _tls.mask
+        include, mask = _tls.im
+        ks = (ks | include) & mask
         fn = self._cache.get(ks)
         if fn is None:
             fn = self._cache[ks] = self._resolve(ks, True)
@@ -633,55 +664,100 @@ def _fallthrough_masks(table: dict[int, tuple[KernelRegistration, str]]) -> list
 _SPECIALIZED: dict[tuple[tuple[int, int], ...], type[OpOverload]] = {}
 
 
+def _call_source(pattern: tuple[tuple[int, int], ...], required: int, terms: list[str]) -> str:
+    """The body of a specialised call: inline key extraction, one TLS read, cached kernel."""
+    return (
+        "    n = len(args)\n"
+        f"    if kwargs or n < {required}:\n"
+        "        return SLOW(args, kwargs)\n"
+        "    try:\n"
+        f"        ks = {' | '.join(terms)}\n"
+        "    except AttributeError:\n"
+        "        return SLOW(args, kwargs)\n"
+        "    include, mask = _tls.im\n"
+        "    ks = (ks | include) & mask\n"
+        "    try:\n"
+        "        fn = CACHE[ks]\n"
+        "    except KeyError:\n"
+        "        fn = CACHE[ks] = RESOLVE(ks, True)\n"
+        "    return fn(*args)\n"
+    )
+
+
+def _pattern_code(tensor_args: tuple[tuple[int, str, int], ...]) -> tuple[Any, int, list[str]] | None:
+    from .schema import OPT_TENSOR, TENSOR
+
+    pattern = tuple((i, kind) for i, _name, kind in tensor_args)
+    if not pattern or any(kind not in (TENSOR, OPT_TENSOR) for _i, kind in pattern):
+        return None
+    # Required tensors must be passed positionally; optional ones may be left out.
+    required = [i for i, kind in pattern if kind == TENSOR]
+    needed = max(required) + 1 if required else 0
+    terms = []
+    for n, (i, kind) in enumerate(pattern):
+        if n == 0 and kind == TENSOR:
+            terms.append(f"args[{i}]._ks")
+        elif i < needed:
+            terms.append(f"_getattr(args[{i}], '_ks', 0)")
+        else:
+            terms.append(f"(_getattr(args[{i}], '_ks', 0) if n > {i} else 0)")
+    return pattern, needed, terms
+
+
 def _specialize(tensor_args: tuple[tuple[int, str, int], ...]) -> type[OpOverload]:
     """A subclass of OpOverload whose __call__ extracts keys for this argument pattern inline.
 
     The generated fast path handles positional calls whose tensor arguments are tensors (the
     first) or tensors/scalars/None (the rest); anything else takes `_call_slow`.
     """
-    from .schema import OPT_TENSOR, TENSOR
-
-    pattern = tuple((i, kind) for i, _name, kind in tensor_args)
+    code = _pattern_code(tensor_args)
+    if code is None:
+        return OpOverload  # lists, or no tensor arguments: the generic path
+    pattern, needed, terms = code
     cls = _SPECIALIZED.get(pattern)
     if cls is not None:
         return cls
-    if not pattern or any(kind not in (TENSOR, OPT_TENSOR) for _i, kind in pattern):
-        cls = OpOverload  # lists, or no tensor arguments: the generic path
-    else:
-        # Required tensors must be passed positionally; optional ones may be left out.
-        required = [i for i, kind in pattern if kind == TENSOR]
-        needed = max(required) + 1 if required else 0
-        terms = []
-        for n, (i, kind) in enumerate(pattern):
-            if n == 0 and kind == TENSOR:
-                terms.append(f"args[{i}]._ks")
-            elif i < needed:
-                terms.append(f"_getattr(args[{i}], '_ks', 0)")
-            else:
-                terms.append(f"(_getattr(args[{i}], '_ks', 0) if n > {i} else 0)")
-        src = (
-            "def __call__(self, *args, **kwargs):\n"
-            "    n = len(args)\n"
-            f"    if kwargs or n < {needed}:\n"
-            "        return self._call_slow(args, kwargs)\n"
-            "    try:\n"
-            f"        ks = {' | '.join(terms)}\n"
-            "    except AttributeError:\n"
-            "        return self._call_slow(args, kwargs)\n"
-            "    ks = (ks | _tls.include) & _tls.mask\n"
-            "    try:\n"
-            "        fn = self._cache[ks]\n"
-            "    except KeyError:\n"
-            "        fn = self._cache[ks] = self._resolve(ks, True)\n"
-            "    return fn(*args)\n"
-        )
-        namespace: dict[str, Any] = {"_tls": _tls, "_getattr": getattr}
-        exec(compile(src, f"<keyroute call {pattern}>", "exec"), namespace)
-        cls = type(f"OpOverload_{len(_SPECIALIZED)}", (OpOverload,), {"__slots__": ()})
-        cls.__call__ = namespace["__call__"]  # type: ignore[method-assign]
-        cls.__module__ = __name__
+    body = (
+        _call_source(pattern, needed, terms)
+        .replace("SLOW(", "self._call_slow(")
+        .replace("CACHE[", "self._cache[")
+        .replace("RESOLVE(", "self._resolve(")
+    )
+    src = "def __call__(self, *args, **kwargs):\n" + body
+    namespace: dict[str, Any] = {"_tls": _tls, "_getattr": getattr}
+    exec(compile(src, f"<keyroute call {pattern}>", "exec"), namespace)
+    cls = type(f"OpOverload_{len(_SPECIALIZED)}", (OpOverload,), {"__slots__": ()})
+    cls.__call__ = namespace["__call__"]  # type: ignore[method-assign]
+    cls.__module__ = __name__
     _SPECIALIZED[pattern] = cls
     return cls
+
+
+def fast_call(op: OpOverload) -> Callable[..., Any]:
+    """A plain function with the same behaviour as `op(...)`, for keyroute's own hot paths
+    (calling a function is cheaper than calling an object with __call__)."""
+    fn = op.__dict__.get("_fast_call")
+    if fn is not None:
+        return fn
+    code = _pattern_code(op._tensor_args) if op._schema is not None else None
+    if code is None:
+        fn = op.__call__
+    else:
+        pattern, needed, terms = code
+        body = _call_source(pattern, needed, terms)
+        src = (
+            "def make(SLOW, CACHE, RESOLVE):\n"
+            "    def call(*args, **kwargs):\n"
+            + "".join("    " + line + "\n" for line in body.splitlines())
+            + "    return call\n"
+        )
+        namespace: dict[str, Any] = {"_tls": _tls, "_getattr": getattr}
+        exec(compile(src, f"<keyroute fast call {op}>", "exec"), namespace)
+        fn = namespace["make"](op._call_slow, op._cache, op._resolve)
+        fn.__name__ = op.__name__
+        fn.__qualname__ = str(op)
+    op.__dict__["_fast_call"] = fn
+    return fn
 
 
 # ----------------------------------------------------------------------------- packets
@@ -710,6 +786,7 @@ class OpOverloadPacket:
             for op in _OPS.values():
                 if op._name == prefix and op._schema is not None:
                     found[op._overloadname] = op
+            # Keep the registration order's first overload first (as PyTorch lists them).
             self._overloads = found
         return self._overloads
 
@@ -720,6 +797,13 @@ class OpOverloadPacket:
     def overloads(self) -> list[str]:
         return list(self._all())
 
+    def _invalidate(self) -> None:
+        """Forget the overload list and the overloads cached as attributes."""
+        if self._overloads:
+            for name in self._overloads:
+                self.__dict__.pop(name, None)
+        self._overloads = None
+
     def __getattr__(self, overload: str) -> OpOverload:
         if overload.startswith("__"):
             raise AttributeError(overload)
@@ -729,6 +813,7 @@ class OpOverloadPacket:
             raise AttributeError(
                 f"The underlying op of '{ns}.{name}' has no overload name '{overload}'"
             )
+        self.__dict__[overload] = op  # next access skips __getattr__
         return op
 
     def __str__(self) -> str:

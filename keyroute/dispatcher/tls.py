@@ -46,6 +46,7 @@ __all__ = [
     "AutoDispatchBelowAutograd",
     "AutoDispatchBelowADInplaceOrView",
     "AUTOGRAD_KEYSET",
+    "redispatch_below_ad_inplace_or_view",
     "AUTOCAST_KEYSET",
     "DEFAULT_INCLUDE",
     "DEFAULT_EXCLUDE",
@@ -74,16 +75,41 @@ class _State(threading.local):
         self.include = DEFAULT_INCLUDE
         self.exclude = DEFAULT_EXCLUDE
         self.grad_enabled = True
-        self.mask = FULL & ~DEFAULT_EXCLUDE
         self.extra: dict[str, Any] = {}  # other layers' thread-local values
+        self.refresh()
 
     def refresh(self) -> None:
+        """Recompute the derived values after include, exclude or grad mode changed."""
         # `- exclude` clears functionality bits only, never backend bits (as PyTorch's `-`).
         mask = FULL & ~(self.exclude & FUNCTIONALITY_MASK)
         self.mask = mask if self.grad_enabled else mask & ~REQUIRES_GRAD_BIT
+        # The call path reads both at once (one thread-local lookup).
+        self.im = (self.include, self.mask)
 
 
 state = _State()
+
+# AutoDispatchBelowADInplaceOrView's exclusion, and the bits it clears from the mask.
+_BELOW_AD_EXCLUDE = AUTOGRAD_WITH_INPLACE_OR_VIEW
+_BELOW_AD_MASK = ~(AUTOGRAD_WITH_INPLACE_OR_VIEW & FUNCTIONALITY_MASK)
+
+
+def redispatch_below_ad_inplace_or_view(op: Any, ks: int, args: Any, kwargs: Any) -> Any:
+    """`op._redispatch(ks, *args, **kwargs)` with the autograd and ADInplaceOrView keys
+    excluded for everything it calls (PyTorch's AutoDispatchBelowADInplaceOrView, which both
+    layers' kernels set). Every recorded operator passes here, so the guard is written out:
+    the derived values are saved and restored as they were instead of recomputed."""
+    st = state
+    exclude, mask, im = st.exclude, st.mask, st.im
+    if exclude & _BELOW_AD_EXCLUDE == _BELOW_AD_EXCLUDE:
+        return op._redispatch(ks, *args, **kwargs)
+    st.exclude = exclude | _BELOW_AD_EXCLUDE
+    st.mask = new_mask = mask & _BELOW_AD_MASK
+    st.im = (im[0], new_mask)
+    try:
+        return op._redispatch(ks, *args, **kwargs)
+    finally:
+        st.exclude, st.mask, st.im = exclude, mask, im
 
 
 def local_include() -> int:
@@ -107,6 +133,7 @@ def is_excluded(key: int) -> bool:
 def set_included(key: int, value: bool) -> None:
     bits = key_bits(key)
     state.include = state.include | bits if value else state.include & ~bits
+    state.refresh()
 
 
 def set_excluded(key: int, value: bool) -> None:
@@ -137,10 +164,12 @@ class IncludeDispatchKeyGuard:
     def __enter__(self) -> IncludeDispatchKeyGuard:
         self._added = self.bits & ~state.include
         state.include |= self._added
+        state.refresh()
         return self
 
     def __exit__(self, *exc: object) -> None:
         state.include &= ~self._added
+        state.refresh()
 
 
 class ExcludeDispatchKeyGuard:

@@ -21,24 +21,45 @@ from typing import IO, Any
 
 __all__ = ["enabled", "show_dispatch_trace", "set_enabled", "traced"]
 
-enabled = os.environ.get("KEYROUTE_SHOW_DISPATCH_TRACE", "") not in ("", "0")
+_printing = os.environ.get("KEYROUTE_SHOW_DISPATCH_TRACE", "") not in ("", "0")
 _stream: IO[str] | None = None
+#: Callbacks (op name, key name) called for every call and redispatch while tracing.
+_recorders: list[Callable[[str, str], None]] = []
+enabled = _printing
 _local = threading.local()
 
 
-def set_enabled(on: bool, file: IO[str] | None = None) -> None:
-    global enabled, _stream
-    enabled = on
-    _stream = file
+def _refresh() -> None:
+    global enabled
+    enabled = _printing or bool(_recorders)
     from .operator import _invalidate_all
 
     _invalidate_all()
 
 
+def set_enabled(on: bool, file: IO[str] | None = None) -> None:
+    global _printing, _stream
+    _printing = on
+    _stream = file
+    _refresh()
+
+
+@contextmanager
+def record_dispatch(callback: Callable[[str, str], None]) -> Iterator[None]:
+    """Call callback(op, key) for every call and redispatch inside the block."""
+    _recorders.append(callback)
+    _refresh()
+    try:
+        yield
+    finally:
+        _recorders.remove(callback)
+        _refresh()
+
+
 @contextmanager
 def show_dispatch_trace(file: IO[str] | None = None) -> Iterator[None]:
     """Print the dispatch trace of every operator call inside the block (to `file` or stderr)."""
-    saved = (enabled, _stream)
+    saved = (_printing, _stream)
     set_enabled(True, file)
     try:
         yield
@@ -58,10 +79,16 @@ def traced(
         f"op=[{op.qualified_name()}], key=[{key_name(key)}] [{provenance}] keyset={keyset_repr(ks)}"
     )
 
+    op_name = op.qualified_name()
+    kname = key_name(key)
+
     def run(*args: Any, **kwargs: Any) -> Any:
         depth = getattr(_local, "depth", 0)
-        out = _stream if _stream is not None else sys.stderr
-        out.write(f"{'  ' * depth}[{kind}] {text}\n")
+        if _printing:
+            out = _stream if _stream is not None else sys.stderr
+            out.write(f"{'  ' * depth}[{kind}] {text}\n")
+        for rec in _recorders:
+            rec(op_name, kname)
         _local.depth = depth + 1
         try:
             return fn(*args, **kwargs)

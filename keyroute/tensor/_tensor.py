@@ -11,6 +11,8 @@ operators are attached in tensor/methods.py.
 
 from __future__ import annotations
 
+import enum
+import math
 from typing import Any
 
 import numpy as np
@@ -42,12 +44,21 @@ class Size(tuple):
 
     __slots__ = ()
 
+    def __new__(cls, sizes: Any = ()) -> Size:
+        items = tuple(sizes)
+        for s in items:
+            if s.__class__ is not int:
+                items = tuple(_size_item(v, j) for j, v in enumerate(items))
+                break
+        return tuple.__new__(cls, items)
+
     def __repr__(self) -> str:
         return f"keyroute.Size([{', '.join(str(s) for s in self)}])"
 
     __str__ = __repr__
 
     def numel(self) -> int:
+        """The number of elements a tensor of this shape holds."""
         n = 1
         for s in self:
             n *= s
@@ -55,16 +66,51 @@ class Size(tuple):
 
     def __getitem__(self, item: Any) -> Any:
         out = tuple.__getitem__(self, item)
-        return Size(out) if isinstance(item, slice) else out
+        return _new_size(out) if isinstance(item, slice) else out
 
     def __add__(self, other: Any) -> Size:
-        return Size(tuple.__add__(self, tuple(other)))
+        if not isinstance(other, tuple):
+            raise TypeError(
+                f"can only concatenate tuple (not {type(other).__name__}) to keyroute.Size"
+            )
+        return Size(tuple.__add__(self, other))
 
     def __radd__(self, other: Any) -> Size:
+        if not isinstance(other, tuple):
+            return NotImplemented
         return Size(tuple(other) + tuple(self))
+
+    def __mul__(self, n: Any) -> Size:
+        return _new_size(tuple.__mul__(self, n))
+
+    __rmul__ = __mul__
 
     def __reduce__(self) -> Any:
         return (Size, (tuple(self),))
+
+
+def _size_item(v: Any, i: int) -> int:
+    """One entry of a Size: an int or anything with __index__ (NumPy ints, 0-d int tensors)."""
+    if isinstance(v, int):
+        return int(v)
+    try:
+        return v.__index__()
+    except (AttributeError, TypeError):
+        raise TypeError(
+            f"keyroute.Size() takes an iterable of 'int' (item {i} is '{type(v).__name__}')"
+        ) from None
+
+
+def _new_size(shape: tuple[int, ...]) -> Size:
+    """A Size from a tuple known to hold ints (no checks: shapes of arrays)."""
+    return tuple.__new__(Size, shape)
+
+
+class DLDeviceType(enum.IntEnum):
+    """DLPack device types (the ones keyroute can hold)."""
+
+    kDLCPU = 1
+    kDLCUDA = 2
 
 
 class Tensor:
@@ -88,13 +134,14 @@ class Tensor:
     # -- metadata -------------------------------------------------------------------------
     @property
     def shape(self) -> Size:
-        return Size(self._data.shape)
+        return _new_size(self._data.shape)
 
-    def size(self, dim: int | None = None) -> Any:
+    def size(self, dim: Any = None) -> Any:
+        """The shape, or the size of dimension `dim`."""
         shape = self._data.shape
         if dim is None:
-            return Size(shape)
-        return shape[_wrap_dim(dim, len(shape))]
+            return _new_size(shape)
+        return shape[_wrap_dim(_dim_arg("size", dim), len(shape))]
 
     def dim(self) -> int:
         return len(self._data.shape)
@@ -132,7 +179,7 @@ class Tensor:
 
     @property
     def layout(self) -> Any:
-        from .. import strided
+        from .layout import strided
 
         return strided
 
@@ -146,6 +193,10 @@ class Tensor:
 
     @property
     def is_nested(self) -> bool:
+        return False
+
+    @property
+    def is_mkldnn(self) -> bool:
         return False
 
     def is_floating_point(self) -> bool:
@@ -168,7 +219,8 @@ class Tensor:
     def nbytes(self) -> int:
         return self.numel() * self._dtype.itemsize
 
-    def stride(self, dim: int | None = None) -> Any:
+    def stride(self, dim: Any = None) -> Any:
+        """The strides in elements, or the stride of dimension `dim`."""
         data = self._data
         if data.__class__ is MetaArray:
             strides = data.stride
@@ -177,21 +229,36 @@ class Tensor:
             strides = tuple(s // item for s in data.strides)
         if dim is None:
             return strides
-        return strides[_wrap_dim(dim, len(strides))]
+        return strides[_wrap_dim(_dim_arg("stride", dim), len(strides))]
 
     def storage_offset(self) -> int:
+        """Where the tensor starts in its storage, in elements."""
         data = self._data
         if data.__class__ is MetaArray:
             return data.offset
         root = _root_array(data)
-        if data.size == 0:
+        delta = _address(data) - _address(root)
+        item = data.itemsize
+        # A NumPy view that does not start inside its root (or is misaligned with it) is not
+        # a PyTorch-style view: treat it as its own storage.
+        if delta < 0 or delta % item or delta > root.nbytes:
             return 0
-        return (_address(data) - _address(root)) // data.itemsize
+        return delta // item
 
     def is_contiguous(self, memory_format: Any = None) -> bool:
+        """Whether the strides are the row-major ones (or channels-last ones, if asked)."""
         from ..aten._shape import is_contiguous_strides
+        from .layout import memory_format as memory_format_cls
+        from .layout import to_memory_format
 
-        if memory_format is not None and str(memory_format) == "keyroute.channels_last":
+        mf = None
+        if memory_format is not None:
+            mf = memory_format if isinstance(memory_format, memory_format_cls) else (
+                to_memory_format(memory_format)
+            )
+        if self._data.size == 0:
+            return True  # PyTorch: every empty tensor is contiguous, in every format
+        if mf is not None and mf.name == "channels_last":
             from ..aten._shape import is_channels_last_strides
 
             return is_channels_last_strides(self._data.shape, self.stride())
@@ -202,12 +269,14 @@ class Tensor:
 
     # -- storage --------------------------------------------------------------------------
     def data_ptr(self) -> int:
+        """The address of the first element (0 on meta)."""
         data = self._data
         if data.__class__ is MetaArray:
             return 0
         return _address(data)
 
     def untyped_storage(self) -> Any:
+        """The storage this tensor views (one object per storage)."""
         from .storage import UntypedStorage
 
         return UntypedStorage._of(self)
@@ -234,26 +303,35 @@ class Tensor:
     def numpy(self, *, force: bool = False) -> np.ndarray:
         """The tensor's data as a NumPy array sharing its memory (as torch.Tensor.numpy)."""
         data = self._data
-        if data.__class__ is MetaArray or type(data) is not ndarray:
+        if type(data) is not ndarray:
             from ..backends.errors import data_access_error
 
             raise data_access_error(self, "numpy()")
-        if self.requires_grad and not force:
-            raise RuntimeError(
-                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
-                "instead."
-            )
+        if not force and self._ks & REQUIRES_GRAD_BIT:
+            from ..autograd.grad_mode import is_grad_enabled
+
+            if is_grad_enabled():
+                raise RuntimeError(
+                    "Can't call numpy() on Tensor that requires grad. Use "
+                    "tensor.detach().numpy() instead."
+                )
+        if self._dtype.name == "bfloat16":
+            # NumPy has no bfloat16 of its own: PyTorch refuses, and so do we.
+            raise TypeError("Got unsupported ScalarType BFloat16")
         return data
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        arr = self.numpy(force=True)
+        arr = self.numpy()
         if dtype is not None:
             arr = arr.astype(dtype, copy=False)
+        if copy:  # NumPy 2's protocol: copy=True asks for an array of one's own
+            arr = arr.copy() if np.shares_memory(arr, self._data) else arr
         return arr
 
     def tolist(self) -> Any:
+        """The elements as (nested lists of) Python numbers."""
         data = self._data
-        if data.__class__ is MetaArray or type(data) is not ndarray:
+        if type(data) is not ndarray:
             from ..backends.errors import data_access_error
 
             raise data_access_error(self, "tolist()")
@@ -262,15 +340,40 @@ class Tensor:
         return data.tolist()
 
     def item(self) -> Any:
+        """The value of a one-element tensor as a Python number."""
         from .._ops import ops
 
         return ops.aten._local_scalar_dense.default(self)
 
-    def __dlpack__(self, stream: Any = None, **kwargs: Any) -> Any:
-        return self.numpy(force=True).__dlpack__(**kwargs)
+    def __dlpack__(self, *, stream: Any = None, max_version: Any = None, dl_device: Any = None,
+                   copy: Any = None) -> Any:  # fmt: skip
+        """A DLPack capsule sharing the tensor's memory (NumPy's exporter)."""
+        if self.requires_grad:
+            raise BufferError("Can't export tensors that require gradient, use tensor.detach()")
+        if stream is not None and type(stream) is not int:
+            raise TypeError("stream must be ``int`` or ``none``")
+        data = self._data
+        if type(data) is not ndarray:
+            from ..backends.errors import data_access_error
 
-    def __dlpack_device__(self) -> tuple[int, int]:
-        return (1, 0)
+            raise data_access_error(self, "__dlpack__")
+        kwargs = {}
+        if max_version is not None:
+            kwargs["max_version"] = max_version
+        if dl_device is not None:
+            kwargs["dl_device"] = dl_device
+        if copy is not None:
+            kwargs["copy"] = copy
+        if not data.flags.writeable:
+            # Expanded views are read-only NumPy views of writable storage; DLPack (as in
+            # PyTorch) exports them like any tensor.
+            root, offset = _storage_of(data)
+            if root.flags.writeable:
+                data = _view_into(root, data.dtype, data.shape, self.stride(), offset)
+        return data.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self) -> tuple[DLDeviceType, int]:
+        return (DLDeviceType.kDLCPU, 0)
 
     # -- python protocol ------------------------------------------------------------------
     def __len__(self) -> int:
@@ -286,24 +389,41 @@ class Tensor:
         return iter(self.unbind(0))
 
     def __bool__(self) -> bool:
-        if self.numel() != 1:
+        n = self.numel()
+        if n != 1:
             raise RuntimeError(
-                f"Boolean value of Tensor with {'no' if self.numel() == 0 else 'more than one'} "
-                f"values is ambiguous"
+                f"Boolean value of Tensor with {'no values' if n == 0 else 'more than one value'} "
+                f"is ambiguous"
             )
         return bool(self.item())
 
+    def _python_scalar(self) -> Any:
+        if self.numel() != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return self.item()
+
     def __float__(self) -> float:
-        return float(self.item())
+        value = self._python_scalar()
+        if isinstance(value, complex):
+            if value.imag != 0:
+                raise RuntimeError("value cannot be converted to type double without overflow")
+            value = value.real
+        return float(value)
 
     def __int__(self) -> int:
-        return int(self.item())
+        value = self._python_scalar()
+        if isinstance(value, complex):
+            if value.imag != 0 or not math.isfinite(value.real):
+                raise RuntimeError("value cannot be converted to type int64_t without overflow")
+            value = value.real
+        # Floats convert as Python floats do (no int64 bound), as PyTorch's __int__.
+        return int(value)
 
     def __complex__(self) -> complex:
-        return complex(self.item())
+        return complex(self._python_scalar())
 
     def __index__(self) -> int:
-        if self._dtype.category != 1 or self.numel() != 1:
+        if self._dtype.category > 1 or self.numel() != 1:
             raise TypeError("only integer tensors of a single element can be converted to an index")
         return int(self.item())
 
@@ -312,49 +432,149 @@ class Tensor:
     def __repr__(self, *, tensor_contents: Any = None) -> str:
         from .repr import tensor_repr
 
-        return tensor_repr(self)
+        return tensor_repr(self, tensor_contents)
 
     def __format__(self, spec: str) -> str:
-        if self.dim() == 0 and self._data.__class__ is not MetaArray:
-            return self.item().__format__(spec)
+        if self.dim() == 0 and self._data.__class__ is not MetaArray and type(self) is Tensor:
+            return self.detach().item().__format__(spec)
         return object.__format__(self, spec)
 
+    # -- copying --------------------------------------------------------------------------
     def __reduce_ex__(self, proto: int) -> Any:
         from .. import _creation
 
-        return (_creation.rebuild_tensor, (self.detach().numpy().copy(), self.requires_grad))
+        state = dict(self.__dict__) if self.__dict__ else None
+        data = self._data
+        if data.__class__ is MetaArray:
+            args = (data.shape, data.stride, data.offset, data.storage_nbytes, self._dtype,
+                    self.requires_grad, state)  # fmt: skip
+            return (_creation.rebuild_meta_tensor, args)
+        root, offset = _storage_of(data)
+        # The whole storage travels, as PyTorch's does: views keep their geometry; copy.copy
+        # shares it; each pickled tensor carries its own copy (as each PyTorch storage does).
+        args = (_StorageRef(root), self._dtype, tuple(data.shape), self.stride(), offset,
+                self.requires_grad, state)  # fmt: skip
+        return (_creation.rebuild_tensor, args)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Tensor:
+        import copy
+
+        ag = self._ag
+        if ag is not None and ag.grad_fn is not None:
+            raise RuntimeError(
+                "Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
+                "protocol at the moment.  If you were attempting to deepcopy a module, this may "
+                "be because of a torch.nn.utils.weight_norm usage, see "
+                "https://github.com/pytorch/pytorch/pull/103001"
+            )
         if id(self) in memo:
             return memo[id(self)]
-        out = self.detach().clone()
-        if self.requires_grad:
-            out.requires_grad_(True)
-        if type(self) is not Tensor:
-            out = (
-                type(self).__new__(type(self), out) if hasattr(type(self), "_from_tensor") else out
-            )
-        memo[id(self)] = out
-        return out
+        from ..autograd.grad_mode import no_grad
+
+        with no_grad():
+            data = self._data
+            if data.__class__ is MetaArray:
+                new = self.clone()
+            else:
+                root, offset = _storage_of(data)
+                # One copy per storage: deep-copied views of one base share the copy.
+                new_root = memo.get(id(root))
+                if new_root is None:
+                    new_root = root.copy()
+                    memo[id(root)] = new_root
+                    memo.setdefault(id(memo), []).append(root)  # keep id(root) unique
+                arr = _view_into(new_root, data.dtype, data.shape, self.stride(), offset)
+                # A fresh tensor (new_empty + set_ in PyTorch): plain CPU keys.
+                new = make_tensor(arr, self._dtype, CPU_KEYS, type(self))
+            if self.requires_grad:
+                new.requires_grad_(True)
+            grad = getattr(self, "grad", None)
+            if grad is not None:
+                new.grad = grad.__deepcopy__(memo)
+            new.__dict__ = copy.deepcopy(self.__dict__, memo)
+        memo[id(self)] = new
+        return new
+
+
+class _StorageRef:
+    """A storage passed to the unpickler: the array itself for copy.copy, a copy in a pickle."""
+
+    __slots__ = ("root",)
+
+    def __init__(self, root: np.ndarray) -> None:
+        self.root = root
+
+    def __reduce__(self) -> Any:
+        return (_StorageRef, (np.array(self.root, copy=True),))
+
+
+def _dim_arg(fn: str, dim: Any) -> int:
+    """A dim argument as PyTorch's argument parser takes it (ints and __index__, not bool)."""
+    if dim.__class__ is int:
+        return dim
+    if isinstance(dim, bool) or not hasattr(dim, "__index__"):
+        raise TypeError(
+            f"{fn}(): argument 'dim' (position 1) must be int, not {type(dim).__name__}"
+        )
+    return dim.__index__()
 
 
 def _wrap_dim(dim: int, ndim: int) -> int:
-    n = max(ndim, 1)
-    if not -n <= dim < n:
+    if ndim == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    if not -ndim <= dim < ndim:
         raise IndexError(
-            f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})"
+            f"Dimension out of range (expected to be in range of [{-ndim}, {ndim - 1}], but got "
+            f"{dim})"
         )
-    return dim + n if dim < 0 else dim
+    return dim + ndim if dim < 0 else dim
 
 
 def _root_array(arr: np.ndarray) -> np.ndarray:
-    while isinstance(arr.base, np.ndarray):
-        arr = arr.base
-    return arr
+    """The array owning the memory `arr` views: its storage."""
+    while True:
+        base = arr.base
+        if isinstance(base, ndarray):
+            arr = base
+            continue
+        # as_strided views hang off a helper object that keeps the array it views.
+        inner = getattr(base, "base", None)
+        if isinstance(inner, ndarray):
+            arr = inner
+            continue
+        return arr
 
 
 def _address(arr: np.ndarray) -> int:
     return arr.__array_interface__["data"][0]
+
+
+def _storage_of(data: np.ndarray) -> tuple[np.ndarray, int]:
+    """(storage array, offset in elements of data's dtype) for rebuilding `data` as a view;
+    a compact copy of `data` when its storage cannot be viewed as flat elements of its dtype."""
+    root = _root_array(data)
+    delta = _address(data) - _address(root)
+    if (
+        root.flags.c_contiguous
+        and root.nbytes % data.itemsize == 0
+        and 0 <= delta <= root.nbytes
+        and delta % data.itemsize == 0
+    ):
+        return root, delta // data.itemsize
+    compact = np.array(data, order="K", copy=True)
+    return compact, 0
+
+
+def _view_into(root: np.ndarray, np_dtype: Any, shape: tuple[int, ...], stride: tuple[int, ...],
+               offset: int) -> np.ndarray:  # fmt: skip
+    """A view of flat storage `root` with element strides and offset (a tensor's geometry)."""
+    flat = root.reshape(-1)
+    if flat.dtype != np_dtype:
+        flat = flat.view(np.uint8).view(np_dtype)
+    item = flat.itemsize
+    return np.lib.stride_tricks.as_strided(
+        flat[offset:], tuple(shape), tuple(s * item for s in stride)
+    )
 
 
 def make_tensor(data: Any, dtype: _dtype_cls, ks: int, cls: type = Tensor) -> Tensor:

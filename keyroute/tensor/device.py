@@ -35,7 +35,9 @@ class Device:
             type, index = "cuda", type
         if not isinstance(type, str):
             raise TypeError(f"device() received an invalid combination of arguments: {type!r}")
-        text = type.strip()
+        text = type
+        if text == "":
+            raise RuntimeError("Device string must not be empty")
         if ":" in text:
             if index is not None:
                 raise RuntimeError(
@@ -43,9 +45,11 @@ class Device:
                     f"explicitly: {text}"
                 )
             text, _, idx = text.partition(":")
-            if not idx.isdigit():
+            if not idx.isdigit() or (len(idx) > 1 and idx[0] == "0"):
                 raise RuntimeError(f"Invalid device string: '{type}'")
             index = int(idx)
+        if text != text.strip() or any(c.isspace() for c in text):
+            raise RuntimeError(f"Invalid device string: '{type}'")
         if text not in DEVICE_TYPES:
             raise RuntimeError(
                 "Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, "
@@ -53,7 +57,7 @@ class Device:
                 f"at start of device string: {type}"
             )
         if index is not None and index < 0:
-            raise RuntimeError(f"Device index must not be negative: {index}")
+            raise RuntimeError("Device index must not be negative")
         key = (text, index)
         cached = _INTERNED.get(key)
         if cached is not None:
@@ -73,13 +77,9 @@ class Device:
         return self.type if self.index is None else f"{self.type}:{self.index}"
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, str):
-            try:
-                other = Device(other)
-            except RuntimeError:
-                return False
+        # As torch.device: equal only to another device (device("cpu") == "cpu" is False).
         if not isinstance(other, Device):
-            return NotImplemented
+            return False
         return self.type == other.type and self.index == other.index
 
     def __hash__(self) -> int:

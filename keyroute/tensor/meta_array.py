@@ -13,7 +13,16 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["MetaArray", "contiguous_strides"]
+__all__ = ["MetaArray", "MetaStorage", "contiguous_strides"]
+
+
+class MetaStorage:
+    """The identity and size of a meta tensor's storage, shared by its views."""
+
+    __slots__ = ("nbytes", "__weakref__")
+
+    def __init__(self, nbytes: int) -> None:
+        self.nbytes = nbytes
 
 
 def contiguous_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
@@ -29,7 +38,7 @@ def contiguous_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
 class MetaArray:
     """Shape, element strides, dtype and storage offset; no data."""
 
-    __slots__ = ("shape", "stride", "dtype", "offset", "storage_nbytes")
+    __slots__ = ("shape", "stride", "dtype", "offset", "storage_nbytes", "storage")
 
     def __init__(
         self,
@@ -38,6 +47,7 @@ class MetaArray:
         dtype: np.dtype,
         offset: int = 0,
         storage_nbytes: int | None = None,
+        storage: MetaStorage | None = None,
     ) -> None:
         self.shape = tuple(shape)
         self.stride = contiguous_strides(self.shape) if stride is None else tuple(stride)
@@ -51,6 +61,7 @@ class MetaArray:
             )
             storage_nbytes = (offset + extent) * dtype.itemsize if extent else 0
         self.storage_nbytes = storage_nbytes
+        self.storage = storage if storage is not None else MetaStorage(storage_nbytes)
 
     @property
     def strides(self) -> tuple[int, ...]:

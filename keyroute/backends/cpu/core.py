@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import warnings
 from typing import Any
 
@@ -10,6 +11,7 @@ import numpy as np
 from ...aten import _shape
 from ...aten._meta_util import new_meta
 from ...aten.core import as_size, expand_geometry, factory_dtype
+from ...dispatcher.keyset import REQUIRES_GRAD_BIT
 from ...random import numpy_generator
 from ...tensor._tensor import Tensor, _root_array, make_tensor
 from ...tensor.device import Device
@@ -46,10 +48,21 @@ def strided_view(base_arr: np.ndarray, shape: tuple[int, ...], stride: tuple[int
 def empty(size, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
     dt = factory_dtype(dtype)
     shape = as_size(size)
+    for s in shape:
+        if s < 0:
+            raise RuntimeError(
+                f"Trying to create tensor with negative dimension {s}: {list(shape)}"
+            )
     mf = to_memory_format(memory_format)
-    if mf is not None and mf.name == "channels_last" and len(shape) == 4:
+    if mf is not None and mf.name == "channels_last":
+        if len(shape) != 4:
+            raise RuntimeError("required rank 4 tensor to use channels_last format")
         n, c, h, w = shape
         return wrap(np.empty((n, h, w, c), dt.np).transpose(0, 3, 1, 2), dt)
+    if 0 in shape:
+        # NumPy gives zero-size arrays zero strides; PyTorch's are the contiguous ones.
+        strides = tuple(st * dt.itemsize for st in _shape.contiguous_strides(shape))
+        return wrap(_as_strided(np.empty(0, dt.np), shape, strides), dt)
     return wrap(np.empty(shape, dt.np), dt)
 
 
@@ -57,9 +70,19 @@ def empty(size, *, dtype=None, layout=None, device=None, pin_memory=None, memory
 def empty_strided(size, stride, *, dtype=None, layout=None, device=None, pin_memory=None):
     dt = factory_dtype(dtype)
     shape, strides = as_size(size), as_size(stride)
+    if len(shape) != len(strides):
+        raise RuntimeError(
+            f"dimensionality of sizes ({len(shape)}) must match dimensionality of strides "
+            f"({len(strides)})"
+        )
     m = new_meta(shape, dt, strides)  # validates
+    if any(st < 0 for st in strides) and all(shape):
+        raise RuntimeError(
+            f"Storage size calculation overflowed with sizes={list(shape)} and "
+            f"strides={list(strides)}"
+        )
     n = m._data.storage_nbytes // dt.itemsize
-    return wrap(strided_view(np.empty(max(n, 1), dt.np), shape, strides, 0), dt)
+    return wrap(strided_view(np.empty(n, dt.np), shape, strides, 0), dt)
 
 
 @kernel("resize_")
@@ -170,10 +193,58 @@ def _fill_value(a: np.ndarray, value: Any) -> Any:
     return value
 
 
+# C++ names PyTorch's checked Scalar conversions print ("value cannot be converted to type
+# uint8_t without overflow").
+_SCALAR_T = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int",
+             "int64": "int64_t", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
+             "float32": "float", "float64": "double"}  # fmt: skip
+
+
+def _checked_fill_value(a: np.ndarray, value: Any) -> Any:
+    """A fill value converted as Scalar::to<T>() converts it: no silent overflow (c10's
+    checked_convert; negative ints may still wrap into unsigned types), no dropped imaginary
+    part."""
+    if isinstance(value, Tensor):
+        value = value.item()
+    kind = a.dtype.kind
+    if kind == "b":
+        return bool(value)
+    if kind == "c":
+        return complex(value)
+    name = _SCALAR_T[a.dtype.name]
+
+    def overflow() -> RuntimeError:
+        return RuntimeError(f"value cannot be converted to type {name} without overflow")
+
+    if isinstance(value, complex):
+        if value.imag != 0:
+            raise overflow()
+        value = value.real
+    if kind in "iu":
+        info = np.iinfo(a.dtype)
+        lo, hi = int(info.min), int(info.max)
+        if isinstance(value, float):
+            if not math.isfinite(value) or value < lo or value > hi:
+                raise overflow()
+            return int(value)
+        value = int(value)
+        ok = lo <= value <= hi if lo else value <= hi and (value >= 0 or -value <= hi)
+        if not ok:
+            raise overflow()
+        return value + hi + 1 if value < 0 and not lo else value
+    try:
+        v = float(value)
+    except OverflowError:
+        raise overflow() from None
+    if math.isfinite(v) and abs(v) > float(ml_finfo(a.dtype).max):
+        raise overflow()
+    return v
+
+
 @kernel("fill_.Scalar")
 def fill__Scalar(self, value):
     a = self._data
-    a[...] = _fill_value(a, value)
+    a[...] = _checked_fill_value(a, value)
     return self
 
 
@@ -185,7 +256,7 @@ def fill__Tensor(self, value):
             f"dimensions."
         )
     a = self._data
-    a[...] = _fill_value(a, value)
+    a[...] = _checked_fill_value(a, value)
     return self
 
 
@@ -214,15 +285,26 @@ def _local_scalar_dense(self):
 # ----------------------------------------------------------------------------- views
 
 
-@kernel("detach", "alias", "lift_fresh")
+@kernel("alias", "lift_fresh")
 def alias(self):
     return view_of(self, self._data.view())
+
+
+@kernel("detach")
+def detach(self):
+    # Not a differentiable view: the result never requires grad (it shares the data).
+    out = view_of(self, self._data.view())
+    out._ks &= ~REQUIRES_GRAD_BIT
+    return out
 
 
 @kernel("view")
 def view(self, size):
     a = self._data
     shape = _shape.infer_size(as_size(size), a.size)
+    if a.size and a.flags.c_contiguous:
+        # A C-contiguous reshape is a view with contiguous strides, as PyTorch's view gives.
+        return view_of(self, a.reshape(shape))
     stride = _shape.compute_view_stride(a.shape, self.stride(), shape)
     if stride is None:
         raise RuntimeError(
@@ -293,11 +375,15 @@ def expand(self, size, *, implicit=False):
 def arange_start_out(start, end, step=1, *, out):
     from ...aten.core import _arange_len
 
-    n = _arange_len(float(start), float(end), float(step))
+    if out._dtype.category in (0, 3):
+        raise NotImplementedError(f'"arange_cpu" not implemented for \'{out._dtype._short}\'')
+    n = _arange_len(start, end, step, out._dtype)
     if out._data.shape != (n,):
         resize_(out, [n])
-    if out._dtype.category <= 1 and all(isinstance(v, int) for v in (start, end, step)):
-        values = np.arange(start, start + n * step, step, dtype=np.int64)[:n]
+    if out._dtype.category == 1:
+        # Integral outputs: start and step convert to int64 first (PyTorch's accumulate type),
+        # while the count above comes from the double values.
+        values = int(start) + np.arange(n, dtype=np.int64) * int(step)
     else:
         values = float(start) + np.arange(n, dtype=np.float64) * float(step)
     out._data[...] = values.astype(out._data.dtype)
@@ -306,16 +392,20 @@ def arange_start_out(start, end, step=1, *, out):
 
 @kernel("linspace.out")
 def linspace_out(start, end, steps, *, out):
+    if out._dtype.category == 0:
+        raise NotImplementedError(f'"linspace_cpu" not implemented for \'{out._dtype._short}\'')
     if out._data.shape != (steps,):
         resize_(out, [steps])
     a = out._data
     if steps == 1:
         a[...] = start
         return out
-    step = (float(end) - float(start)) / (steps - 1)
+    num = complex if a.dtype.kind == "c" else float
+    start, end = num(start), num(end)
+    step = (end - start) / (steps - 1)
     i = np.arange(steps, dtype=np.float64)
     half = steps // 2
-    values = np.where(i < half, float(start) + i * step, float(end) - (steps - 1 - i) * step)
+    values = np.where(i < half, start + i * step, end - (steps - 1 - i) * step)
     if a.dtype.kind in "iu":
         values = np.trunc(values)
     a[...] = values.astype(a.dtype)
@@ -339,6 +429,10 @@ def _floatish(a: np.ndarray) -> Any:
 
 @kernel("uniform_")
 def uniform_(self, from_=0.0, to=1.0, *, generator=None):
+    if self._dtype.category < 2:
+        raise NotImplementedError(
+            f'"check_uniform_bounds" not implemented for \'{self._dtype._short}\''
+        )
     a = self._data
     g = numpy_generator(generator)
     values = g.random(a.shape, dtype=_floatish(a)) * (to - from_) + from_
@@ -350,6 +444,10 @@ def uniform_(self, from_=0.0, to=1.0, *, generator=None):
 def normal_(self, mean=0.0, std=1.0, *, generator=None):
     if std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+    if self._dtype.category < 2:
+        raise NotImplementedError(
+            f'"normal_kernel_cpu" not implemented for \'{self._dtype._short}\''
+        )
     a = self._data
     g = numpy_generator(generator)
     a[...] = g.standard_normal(a.shape, dtype=_floatish(a)) * std + mean
@@ -366,8 +464,57 @@ def random__from(self, from_, to, *, generator=None):
         raise RuntimeError(
             f"random_ expects 'from' to be less than 'to', but got from={from_} >= to={to}"
         )
+    _check_random_bounds(self._dtype, from_, to - 1)
     a[...] = g.integers(from_, to, size=a.shape, dtype=np.int64)
     return self
+
+
+# The C++ type names PyTorch's random_ bound checks print.
+_CTYPE = {"uint8": "unsigned char", "int8": "signed char", "int16": "short", "int32": "int",
+          "int64": "long", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
+          "float32": "float", "float64": "double", "bool": "bool"}  # fmt: skip
+
+
+def _check_random_bounds(dt: Any, lo: int, hi: int) -> None:
+    """random_(from, to): both ends must be values of the dtype (check_from_to_in_range)."""
+    if dt.category == 1:
+        info = np.iinfo(dt.np)
+        bounds = (int(info.min), int(info.max))
+    elif dt.category == 0:
+        bounds = (0, 1)
+    elif dt.category == 2:
+        info = ml_finfo(dt.np)
+        bounds = (float(info.min), float(info.max))
+    else:
+        return
+    if not bounds[0] <= lo <= bounds[1]:
+        raise RuntimeError(f"from is out of bounds for {_CTYPE[dt.name]}")
+    if not bounds[0] <= hi <= bounds[1]:
+        raise RuntimeError(f"to - 1 is out of bounds for {_CTYPE[dt.name]}")
+
+
+def ml_finfo(np_dtype: Any) -> Any:
+    import ml_dtypes
+
+    return ml_dtypes.finfo(np_dtype) if np_dtype.name == "bfloat16" else np.finfo(np_dtype)
+
+
+# randperm: the largest n each floating dtype counts exactly (2**digits + 1), the int names.
+_RANDPERM_FLOAT_MAX = {"float16": (2049, "Half"), "bfloat16": (257, "BFloat16"),
+                       "float32": (2**24 + 1, "Float"), "float64": (2**53 + 1, "Double")}
+_INT_T = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int",
+          "int64": "int64_t"}  # fmt: skip
+
+
+def _check_randperm(n: int, dt: Any) -> None:
+    if dt.category == 0:
+        raise NotImplementedError(f'"randperm" not implemented for \'{dt._short}\'')
+    if dt.name in _RANDPERM_FLOAT_MAX:
+        limit, name = _RANDPERM_FLOAT_MAX[dt.name]
+        if n > limit:
+            raise RuntimeError(f"n cannot be greater than {limit} for {name} type.")
+    elif dt.category == 1 and n > np.iinfo(dt.np).max:
+        raise RuntimeError(f"value cannot be converted to type {_INT_T[dt.name]} without overflow")
 
 
 @kernel("random_.to")
@@ -385,6 +532,7 @@ def bernoulli__float(self, p=0.5, *, generator=None):
 
 @kernel("randperm.out")
 def randperm_out(n, *, out):
+    _check_randperm(n, out._dtype)
     if out._data.shape != (n,):
         resize_(out, [n])
     out._data[...] = numpy_generator(None).permutation(n)
@@ -393,6 +541,7 @@ def randperm_out(n, *, out):
 
 @kernel("randperm.generator_out")
 def randperm_generator_out(n, *, generator, out):
+    _check_randperm(n, out._dtype)
     if out._data.shape != (n,):
         resize_(out, [n])
     out._data[...] = numpy_generator(generator).permutation(n)

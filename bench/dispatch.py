@@ -1,0 +1,65 @@
+"""Dispatcher overhead: a two-tensor operator with a trivial kernel, through the dispatcher
+against calling the kernel directly (plain path; with extra fallthrough layers in the key set;
+through a layer that redispatches below itself). PyTorch's whole eager `torch.add` and
+`torch.ops.aten.add.Tensor` on (16,) tensors are printed for scale when PyTorch is installed.
+
+    OPENBLAS_NUM_THREADS=1 python bench/dispatch.py
+"""
+
+from __future__ import annotations
+
+import _common  # noqa: F401  (one BLAS thread; must come first)
+from _common import measure, table, torch_or_none
+
+import keyroute
+from keyroute.dispatcher.keys import DispatchKey
+from keyroute.dispatcher.tls import IncludeDispatchKeyGuard
+from keyroute.library import Library
+
+
+def main() -> None:
+    lib = Library._internal("krbench", "FRAGMENT")  # unboxed kernels: measures the dispatcher
+    lib.define("two(Tensor a, Tensor b) -> Tensor")
+    lib.define("layered(Tensor a, Tensor b) -> Tensor")
+
+    def kernel(a, b):  # noqa: ANN001, ANN202
+        return a
+
+    lib.impl("two", kernel, "CPU")
+    lib.impl("layered", kernel, "CPU")
+    op = keyroute.ops.krbench.two.default
+    layered = keyroute.ops.krbench.layered.default
+    below = keyroute._C._dispatch_keyset_full_after(DispatchKey.AutogradCPU)
+
+    def autograd_layer(ks, a, b):  # noqa: ANN001, ANN202  (a user layer that redispatches)
+        return layered.redispatch(ks & below, a, b)
+
+    lib.impl("layered", autograd_layer, "AutogradCPU", with_keyset=True)
+    a, b = keyroute.ones(16), keyroute.ones(16)
+    direct = measure(lambda: kernel(a, b))
+    plain = measure(lambda: op(a, b))
+    with IncludeDispatchKeyGuard([DispatchKey.VmapMode, DispatchKey.FuncTorchVmapMode]):
+        fallthrough = measure(lambda: op(a, b))
+    redispatching = measure(lambda: layered(a, b))
+    rows = [
+        ("kernel called directly", direct, direct),
+        ("through the dispatcher (plain path)", plain, direct),
+        ("  + 2 fallthrough layers in the key set", fallthrough, direct),
+        ("through a redispatching AutogradCPU layer", redispatching, direct),
+    ]
+    print(table("keyroute dispatcher, two-tensor op with a trivial kernel", rows, "direct call"))
+    print(f"\nadded per call, plain path: {(plain - direct) * 1e6:.3f} µs (target < 0.5 µs)")
+    add = measure(lambda: a + b)
+    print(f"keyroute a + b on (16,) float32 (the whole eager add): {add * 1e6:.2f} µs")
+    torch = torch_or_none()
+    if torch is not None:
+        ta, tb = torch.ones(16), torch.ones(16)
+        t_add = measure(lambda: torch.add(ta, tb))
+        t_ops = measure(lambda: torch.ops.aten.add.Tensor(ta, tb))
+        print(f"PyTorch torch.add (16,): {t_add * 1e6:.2f} µs; torch.ops.aten.add.Tensor: "
+              f"{t_ops * 1e6:.2f} µs")  # fmt: skip
+    lib._destroy()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Custom operators (torch._library)."""

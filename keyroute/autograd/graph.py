@@ -1,0 +1,237 @@
+"""The autograd graph: nodes (grad_fn), edges, saved tensors, leaf accumulation.
+
+A Node is one recorded operation: `apply(grads)` maps gradients of its outputs to gradients of
+its inputs; `next_functions` are the (node, input_nr) edges to the nodes that produced those
+inputs (an AccumulateGrad node for a leaf that requires grad, None for inputs that do not).
+Names follow PyTorch's (`MulBackward0`, `AccumulateGrad`), so printed graphs read the same.
+"""
+
+from __future__ import annotations
+
+import itertools
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+from ..dispatcher.keyset import REQUIRES_GRAD_BIT
+from ..tensor._tensor import make_tensor
+from ._meta import AutogradMeta, autograd_meta, version_counter
+
+__all__ = [
+    "Node",
+    "AccumulateGrad",
+    "SavedTensor",
+    "grad_accumulator",
+    "gradient_edge",
+    "set_history",
+    "collect_next_edges",
+]
+
+_sequence = itertools.count()
+
+
+class SavedTensor:
+    """A tensor saved for backward, with the version it had (PyTorch's SavedVariable).
+
+    An op's own output is saved as a history-free alias (no reference cycle through its
+    grad_fn); unpacking it for double backward re-attaches the node as its grad_fn.
+    """
+
+    __slots__ = ("tensor", "version", "is_output", "output_nr", "requires_grad", "_freed")
+
+    def __init__(self, t: Any, is_output: bool = False, output_nr: int = 0) -> None:
+        self._freed = False
+        self.is_output = is_output
+        self.output_nr = output_nr
+        if t is None:
+            self.tensor = None
+            self.version = 0
+            self.requires_grad = False
+            return
+        vc = t._vc
+        if vc is None:
+            vc = version_counter(t)
+        self.version = vc.version
+        self.requires_grad = bool(t._ks & REQUIRES_GRAD_BIT)
+        if is_output:
+            alias = make_tensor(t._data, t._dtype, t._ks & ~REQUIRES_GRAD_BIT, type(t))
+            alias._vc = vc
+            alias._base = t._base
+            t = alias
+        self.tensor = t
+
+    def unpack(self, node: Node | None = None) -> Any:
+        if self._freed:
+            raise RuntimeError(_FREED_MESSAGE)
+        t = self.tensor
+        if t is None:
+            return None
+        current = t._vc.version if t._vc is not None else 0
+        if current != self.version:
+            raise RuntimeError(_modified_message(t, current, self.version, node if self.is_output else None, self.output_nr))
+        if self.is_output and self.requires_grad and node is not None:
+            out = make_tensor(t._data, t._dtype, t._ks, type(t))
+            out._vc = t._vc
+            out._base = t._base
+            set_history(out, node, self.output_nr)
+            return out
+        return t
+
+    def free(self) -> None:
+        self.tensor = None
+        self._freed = True
+
+
+def _modified_message(t: Any, current: int, expected: int, node: Any, output_nr: int) -> str:
+    shape = ", ".join(str(s) for s in t._data.shape)
+    produced = ""
+    ag = t._ag
+    grad_fn = node if node is not None else (ag.grad_fn if ag is not None else None)
+    if grad_fn is not None:
+        nr = output_nr if node is not None else ag.output_nr
+        produced = f", which is output {nr} of {grad_fn.name()},"
+    return (
+        f"one of the variables needed for gradient computation has been modified by an inplace "
+        f"operation: [keyroute.{t._dtype._short}Tensor [{shape}]]{produced} is at version "
+        f"{current}; expected version {expected} instead. Hint: enable anomaly detection to find "
+        f"the operation that failed to compute its gradient, with "
+        f"keyroute.autograd.set_detect_anomaly(True)."
+    )
+
+
+_FREED_MESSAGE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after "
+    "they have already been freed). Saved intermediate values of the graph are freed when you "
+    "call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward "
+    "through the graph a second time or if you need to access saved tensors after calling "
+    "backward."
+)
+
+
+class Node:
+    """A backward function in the graph (torch.autograd.graph.Node)."""
+
+    _name = "Node"
+    # Rarely set: class-level defaults keep node creation (every recorded op) to two stores.
+    _pre_hooks: list[Callable[..., Any]] | None = None
+    _hooks: list[Callable[..., Any]] | None = None
+    _tensor_pre_hooks: dict[int, list[Callable[..., Any]]] | None = None
+    _retains_grad: dict[int, Any] | None = None
+    output_metadata: tuple[tuple[Any, ...], ...] = ()  # (shape, dtype, device) per output
+
+    def __init__(self, next_edges: tuple[tuple[Node | None, int], ...] = ()) -> None:
+        self.next_edges = next_edges
+        self.sequence_nr = next(_sequence)
+
+    @property
+    def metadata(self) -> dict[str, Any]:
+        """A dict for user data (torch.autograd.graph.Node.metadata), created on first use."""
+        d = self.__dict__.get("_metadata")
+        if d is None:
+            d = self.__dict__["_metadata"] = {}
+        return d
+
+    # -- PyTorch's Python surface
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def next_functions(self) -> tuple[tuple[Node | None, int], ...]:
+        return self.next_edges
+
+    def register_hook(self, fn: Callable[..., Any]) -> Any:
+        """fn(grad_inputs, grad_outputs) after this node ran; may return new grad_inputs."""
+        if self._hooks is None:
+            self._hooks = []
+        self._hooks.append(fn)
+        return _RemovableHandle(self._hooks, fn)
+
+    def register_prehook(self, fn: Callable[..., Any]) -> Any:
+        """fn(grad_outputs) before this node runs; may return new grad_outputs."""
+        if self._pre_hooks is None:
+            self._pre_hooks = []
+        self._pre_hooks.append(fn)
+        return _RemovableHandle(self._pre_hooks, fn)
+
+    def _register_tensor_pre_hook(self, output_nr: int, fn: Callable[..., Any]) -> Any:
+        if self._tensor_pre_hooks is None:
+            self._tensor_pre_hooks = {}
+        hooks = self._tensor_pre_hooks.setdefault(output_nr, [])
+        hooks.append(fn)
+        return _RemovableHandle(hooks, fn)
+
+    def __repr__(self) -> str:
+        return f"<{self._name} object at {hex(id(self))}>"
+
+    # -- to override
+    def apply(self, grads: list[Any]) -> tuple[Any, ...]:
+        raise NotImplementedError
+
+    def release_variables(self) -> None:
+        """Free saved tensors after backward (unless retain_graph)."""
+
+    def __call__(self, *grads: Any) -> Any:
+        out = self.apply(list(grads))
+        return out[0] if len(out) == 1 else out
+
+
+class _RemovableHandle:
+    __slots__ = ("_list", "_fn")
+
+    def __init__(self, lst: list[Any], fn: Any) -> None:
+        self._list, self._fn = lst, fn
+
+    def remove(self) -> None:
+        if self._fn in self._list:
+            self._list.remove(self._fn)
+
+
+class AccumulateGrad(Node):
+    """Sink for a leaf that requires grad: adds incoming gradients into `leaf.grad`."""
+
+    _name = "AccumulateGrad"
+
+    def __init__(self, leaf: Any) -> None:
+        super().__init__(())
+        self.variable_ref = weakref.ref(leaf)
+        self._variable = leaf  # keep the leaf alive while a graph references it
+
+    @property
+    def variable(self) -> Any:
+        return self._variable
+
+    def apply(self, grads: list[Any]) -> tuple[Any, ...]:
+        from .engine import accumulate_into_grad
+
+        accumulate_into_grad(self._variable, grads[0])
+        return ()
+
+
+def grad_accumulator(t: Any) -> AccumulateGrad:
+    meta = autograd_meta(t)
+    acc = meta.grad_accumulator
+    if acc is None:
+        acc = meta.grad_accumulator = AccumulateGrad(t)
+    return acc
+
+
+def gradient_edge(t: Any) -> tuple[Node | None, int]:
+    """The edge through which gradient flows to t: its grad_fn, its accumulator, or none."""
+    if t is None or not hasattr(t, "_ks") or not t._ks & REQUIRES_GRAD_BIT:
+        return (None, 0)
+    ag = t._ag
+    if ag is not None and ag.grad_fn is not None:
+        return (ag.grad_fn, ag.output_nr)
+    return (grad_accumulator(t), 0)
+
+
+def collect_next_edges(*tensors: Any) -> tuple[tuple[Node | None, int], ...]:
+    return tuple(gradient_edge(t) for t in tensors)
+
+
+def set_history(t: Any, node: Node, output_nr: int) -> None:
+    """Make `t` an output of `node`: it requires grad and its grad_fn is node."""
+    meta: AutogradMeta = autograd_meta(t)
+    meta.grad_fn = node
+    meta.output_nr = output_nr
+    t._ks |= REQUIRES_GRAD_BIT

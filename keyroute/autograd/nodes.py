@@ -1,0 +1,144 @@
+"""Node types: formula nodes from the derivatives table, fallback and view-rebase nodes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .graph import Node, SavedTensor, _sequence
+
+__all__ = ["FormulaNode", "NotImplementedNode", "CopySlices", "make_node_class"]
+
+
+class FormulaNode(Node):
+    """A node whose backward is one entry of the derivatives table.
+
+    `saved` maps formula parameter names to SavedTensor (tensors) or plain values; `apply`
+    unpacks them and calls the formula with the output gradient(s).
+    """
+
+    _name = "FormulaNode"
+    formula: Callable[..., Any]
+    n_outputs = 1
+
+    __slots__ = ()
+
+    def __init__(self, next_edges: tuple[tuple[Node | None, int], ...]) -> None:
+        # Node.__init__, inlined (one node per recorded operator).
+        self.next_edges = next_edges
+        self.sequence_nr = next(_sequence)
+        self.saved: dict[str, Any] = {}
+        self.input_metadata: list[tuple[tuple[int, ...], Any] | None] = []
+
+    def apply(self, grads: list[Any]) -> tuple[Any, ...]:
+        values = {}
+        for k, v in self.saved.items():
+            if isinstance(v, SavedTensor):
+                values[k] = v.unpack(self)
+            elif isinstance(v, list) and v and isinstance(v[0], SavedTensor):
+                values[k] = [s.unpack(self) for s in v]
+            else:
+                values[k] = v
+        if self.n_outputs == 1:
+            grad = grads[0]
+        else:
+            grad = list(grads) + [None] * max(self.n_outputs - len(grads), 0)
+        out = self.formula(grad, **values)
+        if not isinstance(out, tuple):
+            out = (out,)
+        return out
+
+    def release_variables(self) -> None:
+        for v in self.saved.values():
+            if isinstance(v, SavedTensor):
+                v.free()
+            elif isinstance(v, list):
+                for s in v:
+                    if isinstance(s, SavedTensor):
+                        s.free()
+
+    def __getattr__(self, name: str) -> Any:
+        # PyTorch exposes saved values as grad_fn._saved_<name>.
+        if name.startswith("_saved_"):
+            key = name[len("_saved_") :]
+            saved = self.__dict__.get("saved", {})
+            if key in saved:
+                v = saved[key]
+                return v.unpack(self) if isinstance(v, SavedTensor) else v
+        raise AttributeError(f"'{self._name}' object has no attribute '{name}'")
+
+
+def make_node_class(name: str, formula: Callable[..., Any], n_outputs: int) -> type[FormulaNode]:
+    return type(
+        name,
+        (FormulaNode,),
+        {"_name": name, "formula": staticmethod(formula), "n_outputs": n_outputs, "__slots__": ()},
+    )
+
+
+class NotImplementedNode(Node):
+    """Autograd fallback node: warns that the operator has no derivative; passes no gradient."""
+
+    def __init__(self, op: Any, inputs: list[Any]) -> None:
+        from .graph import collect_next_edges
+
+        super().__init__(collect_next_edges(*inputs))
+        self.op = op
+        self._name = "NotImplemented"
+
+    def apply(self, grads: list[Any]) -> tuple[Any, ...]:
+        import warnings
+
+        warnings.warn(
+            f"{self.op.qualified_name()}: an autograd kernel was not registered to the Autograd "
+            f"key(s) but we are trying to backprop through it. This may lead to silently "
+            f"incorrect behavior. This behavior is deprecated and will be removed in a future "
+            f"version of PyTorch. If your operator is differentiable, please ensure you have "
+            f"registered an autograd kernel to the correct Autograd key (e.g. "
+            f"DispatchKey::Autograd, DispatchKey::CompositeImplicitAutograd). If your operator "
+            f"is not differentiable, or to squash this warning and use the previous behavior, "
+            f"please register torch::CppFunction::makeFallthrough() to DispatchKey::Autograd.",
+            UserWarning,
+            stacklevel=2,
+        )
+        return tuple(None for _ in self.next_edges)
+
+
+class CopySlices(Node):
+    """The base's node after an in-place op on one of its views (PyTorch's CopySlices).
+
+    Backward: the base's gradient, with the view's region replaced by what the in-place op's
+    node computes from that region's gradient.
+    """
+
+    _name = "CopySlices"
+
+    def __init__(self, base_edge: tuple[Node | None, int], geometry: tuple[Any, ...],
+                 base_meta: tuple[Any, ...], fn: Node) -> None:  # fmt: skip
+        # Edges: the base's previous history, then fn's other inputs.
+        super().__init__((base_edge, *fn.next_edges[1:]))
+        self.geometry = geometry  # (size, stride, storage_offset) of the view in the base
+        self.base_meta = base_meta  # (size, stride, storage_offset, dtype) of the base
+        self.fn = fn
+
+    def apply(self, grads: list[Any]) -> tuple[Any, ...]:
+        from .._ops import ops
+
+        aten = ops.aten
+        grad = grads[0]
+        size, stride, offset, _dtype = self.base_meta
+        result = aten.empty_strided.default(list(size), list(stride), dtype=grad._dtype,
+                                            device=grad.device)  # fmt: skip
+        aten.copy_.default(result, grad)
+        vsize, vstride, voffset = self.geometry
+        region = aten.as_strided.default(result, list(vsize), list(vstride), voffset)
+        res = self.fn.apply([aten.clone.default(region, memory_format=0)])
+        outs = list(res)
+        if outs and outs[0] is not None:
+            aten.copy_.default(region, outs[0])
+        else:
+            aten.zero_.default(region)
+        return (result, *outs[1:])
+
+    def release_variables(self) -> None:
+        self.fn.release_variables()

@@ -1,0 +1,8 @@
+"""Neural-network modules, parameters, initialisation and functions (torch.nn)."""
+
+from . import functional, init  # noqa: F401
+from .modules import *  # noqa: F403
+from .modules import __all__ as _modules_all
+from .parameter import Buffer, Parameter
+
+__all__ = ["Parameter", "Buffer", "functional", "init", *_modules_all]

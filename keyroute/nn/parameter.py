@@ -1,0 +1,70 @@
+"""Parameter: a Tensor that a Module registers as one of its parameters."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..tensor._tensor import Tensor, make_tensor
+
+__all__ = ["Parameter", "Buffer", "is_lazy"]
+
+
+class Parameter(Tensor):
+    """A tensor that is a module parameter (requires grad by default); shares `data`'s storage.
+
+    >>> import keyroute
+    >>> p = Parameter(keyroute.zeros(2))
+    >>> p.requires_grad, isinstance(p, keyroute.Tensor)
+    (True, True)
+    """
+
+    def __new__(cls, data: Tensor | None = None, requires_grad: bool = True) -> Parameter:
+        if data is None:
+            from .._creation import empty
+
+            data = empty(0)
+        p = make_tensor(data._data, data._dtype, data._ks, cls)
+        p._vc = data._vc
+        if requires_grad:
+            p.requires_grad_(True)
+        else:
+            p._ks &= ~(1 << 64)
+        return p
+
+    def __init__(self, data: Tensor | None = None, requires_grad: bool = True) -> None:
+        pass
+
+    def __repr__(self, **kwargs: Any) -> str:
+        return "Parameter containing:\n" + Tensor.__repr__(self)
+
+    def __reduce_ex__(self, proto: int) -> Any:
+        # The detached tensor pickles itself (every dtype, strides, storage offset).
+        return (Parameter, (self.detach(), self.requires_grad))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Parameter:
+        if id(self) in memo:
+            return memo[id(self)]
+        out = Parameter(self.detach().clone(), self.requires_grad)
+        memo[id(self)] = out
+        return out
+
+
+class Buffer(Tensor):
+    """Marks a tensor to be registered as a module buffer when assigned as an attribute."""
+
+    def __new__(cls, data: Tensor | None = None, *, persistent: bool = True) -> Buffer:
+        if data is None:
+            from .._creation import empty
+
+            data = empty(0)
+        b = make_tensor(data._data, data._dtype, data._ks, cls)
+        b._vc = data._vc
+        b.persistent = persistent
+        return b
+
+    def __init__(self, data: Tensor | None = None, *, persistent: bool = True) -> None:
+        pass
+
+
+def is_lazy(param: Any) -> bool:
+    return False

@@ -1,0 +1,107 @@
+"""Adam and AdamW with PyTorch's single-tensor update rules (bias correction, amsgrad,
+maximize, decoupled weight decay for AdamW)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .. import _creation
+from ..autograd.grad_mode import no_grad
+from ..tensor.dtype import float32
+from .optimizer import Optimizer
+
+__all__ = ["Adam", "AdamW"]
+
+
+class Adam(Optimizer):
+    _decoupled = False
+
+    def __init__(self, params: Any, lr: float = 1e-3, betas: tuple[float, float] = (0.9, 0.999),
+                 eps: float = 1e-8, weight_decay: float = 0, amsgrad: bool = False, *,
+                 foreach: bool | None = None, maximize: bool = False, capturable: bool = False,
+                 differentiable: bool = False, fused: bool | None = None,
+                 decoupled_weight_decay: bool = False) -> None:  # fmt: skip
+        if not 0.0 <= lr:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not 0.0 <= eps:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        if not 0.0 <= betas[0] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
+        if not 0.0 <= betas[1] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+        if not 0.0 <= weight_decay:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
+                        maximize=maximize, foreach=foreach, capturable=capturable,
+                        differentiable=differentiable, fused=fused,
+                        decoupled_weight_decay=decoupled_weight_decay or self._decoupled)  # fmt: skip
+        super().__init__(params, defaults)
+
+    def step(self, closure: Any = None) -> Any:
+        loss = None
+        if closure is not None:
+            from ..autograd.grad_mode import enable_grad
+
+            with enable_grad():
+                loss = closure()
+        with no_grad():
+            for group in self.param_groups:
+                beta1, beta2 = group["betas"]
+                lr, eps, wd = group["lr"], group["eps"], group["weight_decay"]
+                amsgrad, maximize = group["amsgrad"], group["maximize"]
+                decoupled = group["decoupled_weight_decay"]
+                for p in group["params"]:
+                    if p.grad is None:
+                        continue
+                    grad = p.grad if not maximize else -p.grad
+                    state = self.state[p]
+                    if not state:
+                        state["step"] = _creation.tensor(0.0, dtype=float32)
+                        state["exp_avg"] = _creation.zeros_like(p, memory_format=_preserve())
+                        state["exp_avg_sq"] = _creation.zeros_like(p, memory_format=_preserve())
+                        if amsgrad:
+                            state["max_exp_avg_sq"] = _creation.zeros_like(p, memory_format=_preserve())
+                    exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
+                    step_t = state["step"]
+                    step_t.add_(1)
+                    if wd != 0:
+                        if decoupled:
+                            p.mul_(1 - lr * wd)
+                        else:
+                            grad = grad.add(p, alpha=wd)
+                    exp_avg.lerp_(grad, 1 - beta1)
+                    exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+                    step = step_t.item()
+                    bias_correction1 = 1 - beta1**step
+                    bias_correction2 = 1 - beta2**step
+                    step_size = lr / bias_correction1
+                    bias_correction2_sqrt = math.sqrt(bias_correction2)
+                    if amsgrad:
+                        max_sq = state["max_exp_avg_sq"]
+                        max_sq.copy_(max_sq.maximum(exp_avg_sq))
+                        denom = (max_sq.sqrt() / bias_correction2_sqrt).add_(eps)
+                    else:
+                        denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
+                    p.addcdiv_(exp_avg, denom, value=-step_size)
+        return loss
+
+
+def _preserve() -> Any:
+    from ..tensor.layout import preserve_format
+
+    return preserve_format
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay (default weight_decay=1e-2)."""
+
+    _decoupled = True
+
+    def __init__(self, params: Any, lr: float = 1e-3, betas: tuple[float, float] = (0.9, 0.999),
+                 eps: float = 1e-8, weight_decay: float = 1e-2, amsgrad: bool = False, *,
+                 maximize: bool = False, foreach: bool | None = None, capturable: bool = False,
+                 differentiable: bool = False, fused: bool | None = None) -> None:  # fmt: skip
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, foreach=foreach,
+                         maximize=maximize, capturable=capturable, differentiable=differentiable,
+                         fused=fused, decoupled_weight_decay=True)  # fmt: skip

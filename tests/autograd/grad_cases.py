@@ -1,0 +1,264 @@
+"""Gradient cases: one or more per differentiable aten operator (float64 inputs).
+
+`CASES[name] = make` where `make(M, rng)` returns `(op_name, args, kwargs)` with leaf tensors
+of module M (torch or keyroute) built from the NumPy rng; differentiable float inputs require
+grad. Shared by tools/record_grads.py (PyTorch's gradients, recorded) and
+tests/autograd/test_gradients.py (gradcheck + comparison with the recording). No torch or
+keyroute import here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+Make = Callable[[Any, np.random.Generator], tuple[str, tuple[Any, ...], dict[str, Any]]]
+CASES: dict[str, Make] = {}
+
+
+def t(M: Any, rng: np.random.Generator, *shape: int, low: float = -2, high: float = 2,
+      grad: bool = True, positive: bool = False) -> Any:  # fmt: skip
+    a = rng.uniform(0.5 if positive else low, high, shape)
+    out = M.from_numpy(a.astype(np.float64))
+    return out.requires_grad_(True) if grad else out
+
+
+def ints(M: Any, values: Any) -> Any:
+    return M.from_numpy(np.asarray(values, dtype=np.int64))
+
+
+def mask(M: Any, rng: np.random.Generator, *shape: int) -> Any:
+    return M.from_numpy(rng.random(shape) < 0.5)
+
+
+def case(name: str, op: str | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
+        def make(M: Any, rng: np.random.Generator) -> tuple[str, tuple[Any, ...], dict[str, Any]]:
+            args, kwargs = fn(M, rng)
+            return (op or name), args, kwargs
+
+        CASES[name] = make
+        return fn
+
+    return deco
+
+
+def _simple(name: str, *shapes: tuple[int, ...], extra: tuple[Any, ...] = (), kwargs: Any = None,
+            positive: bool = False, op: str | None = None) -> None:  # fmt: skip
+    def fn(M: Any, rng: np.random.Generator) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        return tuple(t(M, rng, *s, positive=positive) for s in shapes) + tuple(extra), dict(kwargs or {})
+
+    case(name, op)(fn)
+
+
+# elementwise
+_simple("add.Tensor", (3, 4), (4,), kwargs={"alpha": 2})
+_simple("add.Scalar", (3,), extra=(1.5, 2))
+_simple("sub.Tensor", (2, 3), (2, 3), kwargs={"alpha": 0.5})
+_simple("sub.Scalar", (3,), extra=(2,))
+_simple("rsub.Tensor", (3,), (3,), kwargs={"alpha": 3})
+_simple("rsub.Scalar", (3,), extra=(2.0, 2))
+_simple("mul.Tensor", (2, 3), (1, 3))
+_simple("mul.Scalar", (3,), extra=(3.0,))
+_simple("div.Tensor", (2, 3), (3,), positive=True)
+_simple("div.Scalar", (3,), extra=(4.0,))
+_simple("neg", (2, 2))
+_simple("pow.Tensor_Scalar", (3,), extra=(3,), positive=True)
+_simple("pow.Tensor_Tensor", (3,), (3,), positive=True)
+_simple("lerp.Scalar", (3,), (3,), extra=(0.3,))
+_simple("lerp.Tensor", (3,), (3,), (3,))
+_simple("addcmul", (3,), (3,), (3,), kwargs={"value": 0.5})
+_simple("addcdiv", (3,), (3,), (3,), kwargs={"value": 0.5}, positive=True)
+_simple("maximum", (4,), (4,))
+_simple("minimum", (4,), (4,))
+_simple("atan2", (3,), (3,), positive=True)
+_simple("hypot", (3,), (3,), positive=True)
+_simple("xlogy.Tensor", (3,), (3,), positive=True)
+_simple("fmax", (4,), (4,))
+_simple("fmin", (4,), (4,))
+_simple("clamp", (5,), extra=(-0.5, 0.5))
+_simple("clamp_min", (5,), extra=(0.0,))
+_simple("clamp_max", (5,), extra=(0.0,))
+_simple("clamp.Tensor", (5,), (5,), (5,))
+for _n in ("exp", "exp2", "expm1", "sin", "cos", "tanh", "sigmoid", "erf", "erfc", "atan",
+           "sinh", "cosh", "asinh", "abs", "frac", "relu", "silu", "mish", "hardsigmoid",
+           "hardswish", "softplus", "leaky_relu", "hardtanh", "elu", "celu", "nan_to_num"):  # fmt: skip
+    _simple(_n, (2, 3))
+for _n in ("log", "log1p", "log2", "log10", "sqrt", "rsqrt", "reciprocal", "tan"):
+    _simple(_n, (2, 3), positive=True)
+case("acosh")(lambda M, rng: ((t(M, rng, 2, 3, low=1.2, high=3),), {}))
+for _n in ("ceil", "floor", "round", "trunc", "sign", "sgn"):
+    _simple(_n, (2, 3))
+case("round.decimals")(lambda M, rng: ((t(M, rng, 4),), {"decimals": 2}))
+case("div.Tensor_mode")(lambda M, rng: ((t(M, rng, 4), t(M, rng, 4, positive=True)), {"rounding_mode": "floor"}))
+case("div.Scalar_mode")(lambda M, rng: ((t(M, rng, 4), 2.0), {"rounding_mode": "trunc"}))
+case("remainder.Tensor")(lambda M, rng: ((t(M, rng, 4), t(M, rng, 4, positive=True)), {}))
+case("remainder.Scalar")(lambda M, rng: ((t(M, rng, 4), 1.5), {}))
+case("fmod.Tensor")(lambda M, rng: ((t(M, rng, 4), t(M, rng, 4, positive=True)), {}))
+case("fmod.Scalar")(lambda M, rng: ((t(M, rng, 4), 1.5), {}))
+case("pow.Scalar")(lambda M, rng: ((2.5, t(M, rng, 4)), {}))
+case("clamp_min.Tensor")(lambda M, rng: ((t(M, rng, 5), t(M, rng, 5)), {}))
+case("clamp_max.Tensor")(lambda M, rng: ((t(M, rng, 5), t(M, rng, 5)), {}))
+case("copysign.Tensor")(lambda M, rng: ((t(M, rng, 5), t(M, rng, 5)), {}))
+for _n in ("asin", "acos", "atanh"):
+    case(_n)(lambda M, rng: ((t(M, rng, 2, 3, low=-0.8, high=0.8),), {}))
+_simple("gelu", (2, 3))
+CASES["gelu_tanh"] = lambda M, rng: ("gelu", (t(M, rng, 2, 3),), {"approximate": "tanh"})
+case("logit")(lambda M, rng: ((t(M, rng, 4, low=0.1, high=0.9),), {}))
+case("threshold")(lambda M, rng: ((t(M, rng, 5), 0.1, 2.0), {}))
+
+
+@case("where.self")
+def _where(M, rng):  # noqa: ANN001, ANN202
+    return (mask(M, rng, 3, 4), t(M, rng, 3, 4), t(M, rng, 4)), {}
+
+
+@case("masked_fill.Tensor")
+def _masked_fill_t(M, rng):  # noqa: ANN001, ANN202
+    return (t(M, rng, 3, 4), mask(M, rng, 3, 4), t(M, rng)), {}
+
+
+@case("copy_")
+def _copy(M, rng):  # noqa: ANN001, ANN202
+    return (t(M, rng, 3, 4) * 1, t(M, rng, 4)), {}
+
+
+case("fill_.Scalar")(lambda M, rng: ((t(M, rng, 3) * 1, 2.0), {}))
+case("fill_.Tensor")(lambda M, rng: ((t(M, rng, 3) * 1, t(M, rng)), {}))
+case("zero_")(lambda M, rng: ((t(M, rng, 3) * 1,), {}))
+
+
+@case("masked_fill.Scalar")
+def _masked_fill(M, rng):  # noqa: ANN001, ANN202
+    return (t(M, rng, 3, 4), mask(M, rng, 3, 4), 2.0), {}
+
+
+# copies and views
+_simple("clone", (2, 3))
+_simple("alias", (2, 3))
+case("_to_copy")(lambda M, rng: ((t(M, rng, 2, 3).t(),), {"memory_format": M.contiguous_format}))
+CASES["_to_copy_float32"] = lambda M, rng: ("_to_copy", (t(M, rng, 2, 3),), {"dtype": M.float32})
+case("view")(lambda M, rng: ((t(M, rng, 2, 6), [3, 4]), {}))
+case("_unsafe_view")(lambda M, rng: ((t(M, rng, 2, 6), [12]), {}))
+case("expand")(lambda M, rng: ((t(M, rng, 3, 1), [2, 3, 4]), {}))
+case("as_strided")(lambda M, rng: ((t(M, rng, 4, 4), [2, 2], [4, 1], 1), {}))
+case("t")(lambda M, rng: ((t(M, rng, 2, 3),), {}))
+case("transpose.int")(lambda M, rng: ((t(M, rng, 2, 3, 4), 0, 2), {}))
+case("permute")(lambda M, rng: ((t(M, rng, 2, 3, 4), [2, 0, 1]), {}))
+case("unsqueeze")(lambda M, rng: ((t(M, rng, 2, 3), 1), {}))
+case("squeeze.dim")(lambda M, rng: ((t(M, rng, 2, 1, 3), 1), {}))
+case("squeeze")(lambda M, rng: ((t(M, rng, 2, 1, 3),), {}))
+case("select.int")(lambda M, rng: ((t(M, rng, 3, 4), 1, 2), {}))
+case("slice.Tensor")(lambda M, rng: ((t(M, rng, 5, 4), 0, 1, 5, 2), {}))
+case("diagonal")(lambda M, rng: ((t(M, rng, 3, 4), 1), {}))
+case("split.Tensor")(lambda M, rng: ((t(M, rng, 5, 2), 2), {}))
+case("split_with_sizes")(lambda M, rng: ((t(M, rng, 5, 2), [1, 4]), {}))
+case("unbind.int")(lambda M, rng: ((t(M, rng, 3, 2), 0), {}))
+case("unfold")(lambda M, rng: ((t(M, rng, 2, 7), 1, 3, 2), {}))
+case("squeeze.dims")(lambda M, rng: ((t(M, rng, 1, 3, 1), [0, 2]), {}))
+
+# reductions
+_simple("sum", (3, 4))
+case("sum.dim_IntList")(lambda M, rng: ((t(M, rng, 3, 4), [1]), {}))
+_simple("mean", (3, 4))
+case("mean.dim")(lambda M, rng: ((t(M, rng, 3, 4, 2), [0, 2], True), {}))
+_simple("prod", (2, 3))
+case("prod.dim_int")(lambda M, rng: ((t(M, rng, 3, 4), 1), {}))
+case("amax")(lambda M, rng: ((t(M, rng, 3, 4), [1]), {}))
+case("amin")(lambda M, rng: ((t(M, rng, 3, 4), [0], True), {}))
+_simple("max", (3, 4))
+_simple("min", (3, 4))
+case("max.dim")(lambda M, rng: ((t(M, rng, 3, 4), 1), {}))
+case("min.dim")(lambda M, rng: ((t(M, rng, 3, 4), 0, True), {}))
+case("var.correction")(lambda M, rng: ((t(M, rng, 3, 4), [1]), {"correction": 1}))
+case("std.correction")(lambda M, rng: ((t(M, rng, 3, 4), [0]), {"correction": 0, "keepdim": True}))
+case("var_mean.correction")(lambda M, rng: ((t(M, rng, 3, 4), [1]), {}))
+case("std_mean.correction")(lambda M, rng: ((t(M, rng, 3, 4), [1]), {}))
+case("logsumexp")(lambda M, rng: ((t(M, rng, 3, 4), [1]), {}))
+case("_softmax")(lambda M, rng: ((t(M, rng, 3, 4), 1, False), {}))
+case("_log_softmax")(lambda M, rng: ((t(M, rng, 3, 4), 0, False), {}))
+case("cumsum")(lambda M, rng: ((t(M, rng, 3, 4), 1), {}))
+case("cumprod")(lambda M, rng: ((t(M, rng, 3, 4, positive=True), 1), {}))
+case("linalg_vector_norm")(lambda M, rng: ((t(M, rng, 3, 4),), {}))
+CASES["linalg_vector_norm_p3"] = lambda M, rng: ("linalg_vector_norm", (t(M, rng, 3, 4), 3, [1]), {})
+CASES["linalg_vector_norm_p1"] = lambda M, rng: ("linalg_vector_norm", (t(M, rng, 3, 4), 1), {})
+case("norm.Scalar")(lambda M, rng: ((t(M, rng, 3, 4),), {}))
+case("nansum")(lambda M, rng: ((t(M, rng, 3, 4), [1]), {}))
+case("topk")(lambda M, rng: ((t(M, rng, 3, 5), 2), {}))
+case("sort")(lambda M, rng: ((t(M, rng, 3, 5),), {}))
+case("median")(lambda M, rng: ((t(M, rng, 3, 5),), {}))
+case("median.dim")(lambda M, rng: ((t(M, rng, 3, 5), 1), {}))
+case("sort.stable")(lambda M, rng: ((t(M, rng, 3, 5),), {"stable": True, "dim": 0}))
+case("aminmax")(lambda M, rng: ((t(M, rng, 3, 5),), {"dim": 1}))
+case("norm.ScalarOpt_dim")(lambda M, rng: ((t(M, rng, 3, 4), 3, [1]), {}))
+case("_safe_softmax")(lambda M, rng: ((t(M, rng, 3, 4), 1), {}))
+
+# linear algebra
+case("mm")(lambda M, rng: ((t(M, rng, 2, 3), t(M, rng, 3, 4)), {}))
+case("bmm")(lambda M, rng: ((t(M, rng, 2, 2, 3), t(M, rng, 2, 3, 2)), {}))
+case("addmm")(lambda M, rng: ((t(M, rng, 4), t(M, rng, 2, 3), t(M, rng, 3, 4)), {"beta": 0.5, "alpha": 2}))
+case("baddbmm")(lambda M, rng: ((t(M, rng, 2, 2, 2), t(M, rng, 2, 2, 3), t(M, rng, 2, 3, 2)), {}))
+case("dot")(lambda M, rng: ((t(M, rng, 4), t(M, rng, 4)), {}))
+case("vdot")(lambda M, rng: ((t(M, rng, 4), t(M, rng, 4)), {}))
+case("mv")(lambda M, rng: ((t(M, rng, 3, 4), t(M, rng, 4)), {}))
+case("addmv")(lambda M, rng: ((t(M, rng, 3), t(M, rng, 3, 4), t(M, rng, 4)), {"alpha": 0.5}))
+
+# indexing and assembly
+case("index.Tensor")(lambda M, rng: ((t(M, rng, 4, 3), [ints(M, [0, 2, 2])]), {}))
+case("index_select")(lambda M, rng: ((t(M, rng, 4, 3), 0, ints(M, [3, 1, 3])), {}))
+case("gather")(lambda M, rng: ((t(M, rng, 3, 4), 1, ints(M, [[0, 1], [2, 2], [3, 0]])), {}))
+case("scatter.src")(lambda M, rng: ((t(M, rng, 3, 4), 1, ints(M, [[0, 1], [2, 3], [3, 0]]), t(M, rng, 3, 2)), {}))
+case("scatter_add")(lambda M, rng: ((t(M, rng, 3, 4), 1, ints(M, [[0, 0], [2, 3], [1, 1]]), t(M, rng, 3, 2)), {}))
+case("index_add")(lambda M, rng: ((t(M, rng, 4, 3), 0, ints(M, [0, 2, 0]), t(M, rng, 3, 3)), {"alpha": 2}))
+case("index_copy")(lambda M, rng: ((t(M, rng, 4, 3), 0, ints(M, [1, 3]), t(M, rng, 2, 3)), {}))
+case("index_put")(lambda M, rng: ((t(M, rng, 4, 3), [ints(M, [0, 2])], t(M, rng, 2, 3)), {}))
+case("masked_select")(lambda M, rng: ((t(M, rng, 3, 4), mask(M, rng, 3, 4)), {}))
+case("take")(lambda M, rng: ((t(M, rng, 3, 4), ints(M, [0, 5, 5, 11])), {}))
+case("put")(lambda M, rng: ((t(M, rng, 3, 4), ints(M, [0, 5, 11]), t(M, rng, 3)), {}))
+case("index_fill.int_Scalar")(lambda M, rng: ((t(M, rng, 4, 3), 0, ints(M, [1, 3]), 2.0), {}))
+case("scatter.value")(lambda M, rng: ((t(M, rng, 3, 4), 1, ints(M, [[0, 1], [2, 3], [3, 0]]), 1.5), {}))
+case("scatter_reduce.two")(lambda M, rng: ((t(M, rng, 3, 4), 1, ints(M, [[0, 1], [2, 2], [3, 0]]), t(M, rng, 3, 2), "sum"), {}))
+CASES["scatter_reduce_mean"] = lambda M, rng: ("scatter_reduce.two", (t(M, rng, 3, 4), 1, ints(M, [[0, 1], [2, 2], [3, 0]]), t(M, rng, 3, 2), "mean"), {"include_self": False})
+case("rot90")(lambda M, rng: ((t(M, rng, 3, 4), 1, [0, 1]), {}))
+case("cat")(lambda M, rng: (([t(M, rng, 2, 3), t(M, rng, 1, 3)], 0), {}))
+case("stack")(lambda M, rng: (([t(M, rng, 2, 3), t(M, rng, 2, 3)], 1), {}))
+case("flip")(lambda M, rng: ((t(M, rng, 3, 4), [0, 1]), {}))
+case("roll")(lambda M, rng: ((t(M, rng, 3, 4), [1], [1]), {}))
+case("tril")(lambda M, rng: ((t(M, rng, 3, 4),), {}))
+case("triu")(lambda M, rng: ((t(M, rng, 3, 4), 1), {}))
+case("repeat")(lambda M, rng: ((t(M, rng, 2, 3), [2, 1, 2]), {}))
+case("constant_pad_nd")(lambda M, rng: ((t(M, rng, 2, 3), [1, 2]), {}))
+case("reflection_pad1d")(lambda M, rng: ((t(M, rng, 1, 2, 5), [2, 1]), {}))
+case("replication_pad2d")(lambda M, rng: ((t(M, rng, 1, 1, 3, 3), [1, 1, 2, 0]), {}))
+case("reflection_pad2d")(lambda M, rng: ((t(M, rng, 1, 1, 4, 4), [1, 2, 2, 1]), {}))
+case("reflection_pad3d")(lambda M, rng: ((t(M, rng, 1, 1, 3, 3, 3), [1, 1, 1, 1, 1, 1]), {}))
+case("replication_pad1d")(lambda M, rng: ((t(M, rng, 1, 2, 4), [2, 1]), {}))
+case("replication_pad3d")(lambda M, rng: ((t(M, rng, 1, 1, 3, 3, 3), [1, 0, 1, 0, 0, 1]), {}))
+
+# nn
+case("native_layer_norm")(lambda M, rng: ((t(M, rng, 2, 3, 4), [4], t(M, rng, 4), t(M, rng, 4), 1e-5), {}))
+case("embedding")(lambda M, rng: ((t(M, rng, 5, 3), ints(M, [[0, 2], [2, 4]])), {}))
+case("mse_loss")(lambda M, rng: ((t(M, rng, 3, 4), t(M, rng, 3, 4)), {}))
+case("binary_cross_entropy")(lambda M, rng: ((t(M, rng, 3, 4, low=0.1, high=0.9), t(M, rng, 3, 4, low=0.1, high=0.9)), {}))
+case("binary_cross_entropy_with_logits")(lambda M, rng: ((t(M, rng, 3, 4), t(M, rng, 3, 4, low=0, high=1)), {}))
+case("nll_loss_forward")(lambda M, rng: ((t(M, rng, 3, 4), ints(M, [0, 3, 1]), None, 1, -100), {}))
+CASES["nll_loss_weight_ignore"] = lambda M, rng: ("nll_loss_forward", (t(M, rng, 4, 3), ints(M, [0, 2, 1, 2]), t(M, rng, 3, positive=True, grad=False), 1, 1), {})
+case("nll_loss2d_forward")(lambda M, rng: ((t(M, rng, 2, 3, 2, 2), ints(M, [[[0, 1], [2, 0]], [[1, 1], [0, 2]]]), None, 2, -100), {}))
+case("native_dropout")(lambda M, rng: ((t(M, rng, 3, 4), 0.0, True), {}))
+case("_scaled_dot_product_flash_attention_for_cpu")(
+    lambda M, rng: ((t(M, rng, 1, 2, 3, 4), t(M, rng, 1, 2, 5, 4), t(M, rng, 1, 2, 5, 4)), {})
+)
+CASES["sdpa_causal"] = lambda M, rng: (
+    "_scaled_dot_product_flash_attention_for_cpu",
+    (t(M, rng, 1, 2, 4, 4), t(M, rng, 1, 2, 4, 4), t(M, rng, 1, 2, 4, 4), 0.0, True),
+    {},
+)
+case("max_pool2d_with_indices")(lambda M, rng: ((t(M, rng, 1, 2, 4, 4), [2, 2]), {}))
+case("avg_pool2d")(lambda M, rng: ((t(M, rng, 1, 2, 5, 5), [3, 3], [2, 2], [1, 1]), {}))
+case("_adaptive_avg_pool2d")(lambda M, rng: ((t(M, rng, 1, 2, 5, 4), [2, 3]), {}))
+case("convolution")(
+    lambda M, rng: ((t(M, rng, 1, 2, 5, 5), t(M, rng, 3, 2, 3, 3), t(M, rng, 3), [1, 1], [1, 1], [1, 1],
+                     False, [0, 0], 1), {})  # fmt: skip
+)
