@@ -18,8 +18,8 @@ class _OpNamespace(types.ModuleType):
         self.name = name
 
     def __getattr__(self, op_name: str) -> Any:
-        if op_name.startswith("__"):
-            raise AttributeError(op_name)
+        # Dunder names are served only when such an operator exists (aten::__and__ does);
+        # Python's own probes (__path__, __spec__, ...) get AttributeError.
         qual = f"{self.name}::{op_name}"
         if qual not in _DEFINED_NAMES:
             raise AttributeError(

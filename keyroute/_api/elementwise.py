@@ -24,7 +24,6 @@ from typing import Any
 from .._ops import ops
 from ..aten._define import aten as _aten_op
 from ..aten.elementwise import UNARY_FLOAT, UNARY_SAME
-from ..dispatcher.operator import packet as _packet
 from ..tensor._tensor import Tensor
 from . import FUNCTIONS, function, method, method_as
 
@@ -246,12 +245,6 @@ def _shift_dunders(name: str, fn_name: str) -> None:
     setattr(Tensor, f"__r{name}__", rop)
     setattr(Tensor, f"__i{name}__", iop)
 
-
-# `ops.aten.__and__` & co: the namespace does not serve dunder names from __getattr__, so
-# the packets of the dunder operators are set on it (as torch.ops.aten.__and__ exists).
-for _name in ("and", "or", "xor", "iand", "ior", "ixor", "lshift", "rshift", "ilshift",
-              "irshift"):  # fmt: skip
-    setattr(aten, f"__{_name}__", _packet(f"aten::__{_name}__"))
 
 _shift_dunders("lshift", "bitwise_left_shift")
 _shift_dunders("rshift", "bitwise_right_shift")

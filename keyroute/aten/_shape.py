@@ -37,24 +37,33 @@ def numel(shape: Sequence[int]) -> int:
 
 
 def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...]:
-    """The broadcast of shapes, or PyTorch's error naming the mismatching dimension."""
-    ndim = max((len(s) for s in shapes), default=0)
-    out = [1] * ndim
-    for shape in shapes:
-        offset = ndim - len(shape)
-        for i, size in enumerate(shape):
-            j = offset + i
-            cur = out[j]
-            if cur == size or size == 1:
-                continue
-            if cur == 1:
-                out[j] = size
-                continue
-            raise RuntimeError(
-                f"The size of tensor a ({cur}) must match the size of tensor b ({size}) at "
-                f"non-singleton dimension {i}"
-            )
-    return tuple(out)
+    """The broadcast of shapes, or PyTorch's error naming the mismatching dimension.
+
+    As PyTorch's infer_size folded over the operands: the running shape is tensor a, the next
+    operand tensor b, and dimensions are compared from the last one, so the error names the
+    last mismatching dimension (an index into the pair's broadcast shape)."""
+    if not shapes:
+        return ()
+    out = tuple(shapes[0])
+    for shape in shapes[1:]:
+        shape = tuple(shape)
+        if shape == out:
+            continue
+        na, nb = len(out), len(shape)
+        ndim = max(na, nb)
+        result = [1] * ndim
+        for i in range(ndim - 1, -1, -1):
+            offset = ndim - 1 - i
+            size_a = out[na - 1 - offset] if offset < na else 1
+            size_b = shape[nb - 1 - offset] if offset < nb else 1
+            if size_a != size_b and size_a != 1 and size_b != 1:
+                raise RuntimeError(
+                    f"The size of tensor a ({size_a}) must match the size of tensor b ({size_b}) "
+                    f"at non-singleton dimension {i}"
+                )
+            result[i] = size_b if size_a == 1 else size_a
+        out = tuple(result)
+    return out
 
 
 def wrap_dim(dim: int, ndim: int, wrap_scalar: bool = True) -> int:

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["MetaArray", "MetaStorage", "contiguous_strides"]
+__all__ = ["MetaArray", "MetaStorage", "contiguous_strides", "new_meta_array"]
+
+_new = object.__new__
 
 
 class MetaStorage:
@@ -89,3 +91,26 @@ class MetaArray:
 
     def __repr__(self) -> str:
         return f"MetaArray(shape={self.shape}, stride={self.stride}, dtype={self.dtype})"
+
+
+def new_meta_array(
+    shape: tuple[int, ...],
+    stride: tuple[int, ...],
+    dtype: np.dtype,
+    offset: int,
+    storage_nbytes: int,
+    storage: MetaStorage | None = None,
+) -> MetaArray:
+    """A MetaArray from metadata already checked and normalised (tuples, storage size known):
+    the cached meta and fake paths rebuild outputs with it, skipping __init__'s work."""
+    m = _new(MetaArray)
+    m.shape = shape
+    m.stride = stride
+    m.dtype = dtype
+    m.offset = offset
+    m.storage_nbytes = storage_nbytes
+    if storage is None:
+        storage = _new(MetaStorage)
+        storage.nbytes = storage_nbytes
+    m.storage = storage
+    return m

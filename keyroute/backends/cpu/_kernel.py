@@ -14,7 +14,7 @@ from ...tensor.dtype import dtype, to_dtype
 
 register_helper_file(__file__)
 
-__all__ = ["cpu_lib", "kernel", "wrap", "wrap_like_dtype", "arr", "raise_from_meta", "ndarray"]
+__all__ = ["cpu_lib", "kernel", "fix_empty", "wrap", "wrap_like_dtype", "arr", "raise_from_meta", "ndarray"]
 
 cpu_lib = Library._internal("aten", "IMPL")
 ndarray = np.ndarray
@@ -30,6 +30,18 @@ def kernel(*names: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         return fn
 
     return wrap_fn
+
+
+def fix_empty(r: np.ndarray) -> np.ndarray:
+    """NumPy gives zero-size arrays zero strides; PyTorch's fresh tensors are contiguous."""
+    if r.size:
+        return r
+    strides = []
+    acc = r.itemsize
+    for s in reversed(r.shape):
+        strides.append(acc)
+        acc *= max(s, 1)
+    return np.lib.stride_tricks.as_strided(np.empty(1, r.dtype)[:0], r.shape, strides[::-1])
 
 
 def wrap(a: Any, dt: dtype) -> Tensor:

@@ -206,11 +206,34 @@ def _checked_fill_value(a: np.ndarray, value: Any) -> Any:
     part."""
     if isinstance(value, Tensor):
         value = value.item()
+    if isinstance(value, int) and not isinstance(value, bool):
+        # Python's argument parser makes an int64 (or uint64) Scalar first.
+        if value >= 1 << 64:
+            raise OverflowError("int too big to convert")
+        if value < -(1 << 63):
+            raise OverflowError("can't convert negative int to unsigned")
     kind = a.dtype.kind
     if kind == "b":
         return bool(value)
     if kind == "c":
-        return complex(value)
+        v = complex(value)
+        limit = float(np.finfo(a.dtype).max)
+        if (math.isfinite(v.real) and abs(v.real) > limit) or (
+            math.isfinite(v.imag) and abs(v.imag) > limit
+        ):
+            raise RuntimeError(
+                f"value cannot be converted to type {_SCALAR_T[a.dtype.name]} without overflow"
+            )
+        return v
+    if a.size == 1 and (a.dtype.itemsize == 2 and kind == "f" or a.dtype.name == "bfloat16"):
+        # PyTorch fills a one-element Half/BFloat16 tensor through double with no range check
+        # (1e6 becomes inf); larger ones take the checked conversion below.
+        if isinstance(value, complex):
+            if value.imag != 0:
+                raise RuntimeError("value cannot be converted to type double without overflow")
+            value = value.real
+        with np.errstate(over="ignore"):
+            return a.dtype.type(float(value))
     name = _SCALAR_T[a.dtype.name]
 
     def overflow() -> RuntimeError:

@@ -24,7 +24,7 @@ from ...aten.linalg import (
 )
 from ...tensor._tensor import Tensor
 from ...tensor.dtype import complex64, complex128, float32, float64
-from ._kernel import kernel, wrap
+from ._kernel import fix_empty, kernel, wrap
 
 __all__ = ["matmul_array", "compute_dtype", "fix_empty"]
 
@@ -38,18 +38,6 @@ def compute_dtype(dt: Any) -> np.dtype:
     if dt.category == 2 and dt.itemsize == 2:
         return _F32
     return dt.np
-
-
-def fix_empty(r: np.ndarray) -> np.ndarray:
-    """NumPy gives zero-size arrays zero strides: PyTorch's are contiguous."""
-    if r.size:
-        return r
-    strides = []
-    acc = r.itemsize
-    for s in reversed(r.shape):
-        strides.append(acc)
-        acc *= max(s, 1)
-    return np.lib.stride_tricks.as_strided(np.empty(1, r.dtype)[:0], r.shape, strides[::-1])
 
 
 _fresh = fix_empty
