@@ -13,12 +13,11 @@ must equal keyroute's to 1e-5.
 
 from __future__ import annotations
 
-import _common  # noqa: F401  (one BLAS thread; must come first)
-
 import argparse
 import math
 import statistics
 
+import _common  # noqa: F401  (one BLAS thread: before NumPy loads)
 import numpy as np
 from _common import fmt_time, measure, torch_or_none
 

@@ -98,27 +98,35 @@ def _cmd_embed(args: argparse.Namespace) -> int:
 
     sentences = list(args.sentences)
     if args.file:
-        with open(args.file, encoding="utf-8") as f:
-            sentences += [line.rstrip("\n") for line in f if line.strip()]
+        try:
+            with open(args.file, encoding="utf-8") as f:
+                sentences += [line.rstrip("\r\n") for line in f if line.strip()]
+        except OSError as e:
+            print(f"keyroute embed: cannot read {args.file}: {e.strerror}", file=sys.stderr)
+            return 1
     if not sentences:
         print("keyroute embed: give sentences as arguments or --file", file=sys.stderr)
         return 2
-    progress = ProgressBar(len(sentences), "sentences") if (args.file or len(sentences) > 64) else None
+    many = bool(args.file) or len(sentences) > 64
+    progress = ProgressBar(len(sentences), "sentences") if many else None
     if args.trace:
-        from .utils.flop_counter import FlopCounterMode
         from .utils.op_log import count_dispatch_keys
 
-        minilm.load_model()
-        with count_dispatch_keys() as keys, FlopCounterMode(display=False) as flops:
+        minilm.load_model()  # loading the weights is not part of the trace
+        minilm.load_tokenizer()
+        with count_dispatch_keys() as keys:
             emb = minilm.encode(sentences, batch_size=args.batch_size, progress=progress)
+        # FLOPs depend on shapes only: counted on the meta model, so the dispatch-key counts
+        # above are those of the plain eager run, without the counter's mode on the stack.
+        flops = minilm.count_flops(sentences, batch_size=args.batch_size)
     else:
         emb = minilm.encode(sentences, batch_size=args.batch_size, progress=progress)
-    show = len(sentences) <= args.max_show
-    if show:
+    if len(sentences) <= args.max_show:
         for i, (s, e) in enumerate(zip(sentences, emb)):
             text = s if len(s) <= 60 else s[:57] + "..."
             head = " ".join(f"{v:+.4f}" for v in e[:4])
-            print(f"[{i}] {text!r}\n    dim {e.shape[0]}  norm {np.linalg.norm(e):.4f}  [{head} ...]")
+            print(f"[{i}] {text!r}")
+            print(f"    dim {e.shape[0]}  norm {np.linalg.norm(e):.4f}  [{head} ...]")
         sim = minilm.cosine_matrix(emb)
         print("\ncosine similarity")
         print("      " + " ".join(f"{j:>6}" for j in range(len(sentences))))
@@ -127,41 +135,68 @@ def _cmd_embed(args: argparse.Namespace) -> int:
     else:
         print(f"{len(sentences)} sentences -> embeddings of shape {emb.shape}")
     if args.output:
-        np.save(args.output, emb)
-        print(f"saved to {args.output}")
+        path = args.output if args.output.endswith(".npy") else args.output + ".npy"
+        np.save(path, emb)
+        print(f"saved to {path}")
     if args.trace:
         print("\noperator calls per dispatch key (calls and redispatches)")
-        for key, n in sorted(keys.by_key.items(), key=lambda kv: -kv[1]):
+        for key, n in sorted(keys.by_key.items(), key=lambda kv: (-kv[1], kv[0])):
             print(f"  {key:<24} {n}")
-        print(f"\nFLOPs (matmuls and attention): {flops.get_total_flops():,}")
-        print(flops.get_table(depth=1))
+        print(f"\nFLOPs: {flops.get_total_flops():,}")
+        for op, n in sorted(flops.get_flop_counts()["Global"].items()):
+            print(f"  {op:<52} {n:,}")
     return 0
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {value}")
+    return value
 
 
 def _cmd_plan(args: argparse.Namespace) -> int:
     from . import _creation
-    from .models.llama import Llama, LlamaConfig
-    from .subclasses.fake_tensor import FakeTensorMode
+    from .models.llama import LLAMA_CONFIGS, Llama, LlamaConfig
     from .tensor.device import Device
-    from .tensor.dtype import to_dtype
-    from .tensor.dtype import int64
+    from .tensor.dtype import int64, to_dtype
     from .utils.memory import estimate_memory, format_bytes
 
-    cfg = LlamaConfig(
-        layers=args.layers, hidden=args.hidden, ffn=args.ffn, heads=args.heads,
-        kv_heads=args.kv_heads, vocab=args.vocab, tie_embeddings=args.tie_embeddings,
-    )  # fmt: skip
-    dtype = to_dtype(args.dtype)
+    if args.config is not None and args.config not in LLAMA_CONFIGS:
+        print(f"keyroute plan: unknown --config {args.config!r}; known: "
+              f"{', '.join(sorted(LLAMA_CONFIGS))}", file=sys.stderr)  # fmt: skip
+        return 2
+    base = LLAMA_CONFIGS[args.config] if args.config else LlamaConfig()
+    sizes = {name: getattr(args, name) for name in
+             ("layers", "hidden", "ffn", "heads", "kv_heads", "vocab")}  # fmt: skip
+    if sizes["kv_heads"] is None:  # grouped like the base shape, unless --heads is given
+        sizes["kv_heads"] = sizes["heads"] if sizes["heads"] is not None else base.kv_heads
+    sizes = {k: (getattr(base, k) if v is None else v) for k, v in sizes.items()}
+    cfg = LlamaConfig(**sizes, norm_eps=base.norm_eps, rope_theta=base.rope_theta,
+                      tie_embeddings=args.tie_embeddings or base.tie_embeddings)  # fmt: skip
+    if cfg.hidden % cfg.heads or cfg.heads % cfg.kv_heads or (cfg.hidden // cfg.heads) % 2:
+        print(f"keyroute plan: --hidden ({cfg.hidden}) must split into --heads ({cfg.heads}) "
+              f"heads of an even size, and --heads into --kv-heads ({cfg.kv_heads}) groups",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    try:
+        dtype = to_dtype(args.dtype)
+    except (TypeError, ValueError, KeyError, AttributeError):
+        print(f"keyroute plan: unknown --dtype {args.dtype!r}", file=sys.stderr)
+        return 2
+    # Everything on the meta device: the weights and the activations are shapes only.
     with Device("meta"):
         model = Llama(cfg, dtype=dtype)
-    mode = FakeTensorMode()
-    with mode:
-        ids = _creation.empty(args.batch, args.seq, dtype=int64)
+    ids = _creation.empty(args.batch, args.seq, dtype=int64, device="meta")
     report = estimate_memory(model, ids, backward=args.backward)
     n = report.param_count
-    assert n == cfg.param_count(), (n, cfg.param_count())
+    if n != cfg.param_count():  # the built model and the closed formula must agree
+        print(f"keyroute plan: internal error: built {n:,} parameters, formula "
+              f"{cfg.param_count():,}", file=sys.stderr)  # fmt: skip
+        return 1
     print(f"Llama-shaped model: {cfg.layers} layers, hidden {cfg.hidden}, ffn {cfg.ffn}, "
-          f"{cfg.heads} heads ({cfg.kv_heads} KV), vocab {cfg.vocab}, {dtype}")  # fmt: skip
+          f"{cfg.heads} heads ({cfg.kv_heads} KV), vocab {cfg.vocab}, "
+          f"{str(dtype).rpartition('.')[2]}")  # fmt: skip
     print(f"parameters          {n:,} ({n / 1e9:.2f} B)")
     print(f"parameter memory    {format_bytes(report.param_bytes)}")
     what = "forward + backward" if args.backward else "forward (inference)"
@@ -169,7 +204,7 @@ def _cmd_plan(args: argparse.Namespace) -> int:
           f"({what}, batch {args.batch}, sequence {args.seq})")  # fmt: skip
     print(f"peak memory         {format_bytes(report.peak_bytes)}")
     if args.by_module:
-        print("\nallocated per module (forward)")
+        print("\nallocated per module (the 20 largest)")
         for name, nbytes in sorted(report.by_module.items(), key=lambda kv: -kv[1])[:20]:
             print(f"  {name:<40} {format_bytes(nbytes)}")
     return 0
@@ -183,21 +218,24 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("embed", help="sentence embeddings with all-MiniLM-L6-v2")
     p.add_argument("sentences", nargs="*")
     p.add_argument("--file", help="read sentences from a file, one per line")
-    p.add_argument("--batch-size", type=int, default=32)
+    p.add_argument("--batch-size", type=_positive_int, default=32)
     p.add_argument("--trace", action="store_true", help="operator counts per dispatch key, FLOPs")
     p.add_argument("--output", help="save the embeddings (.npy)")
     p.add_argument("--max-show", type=int, default=16, help="print details up to this many")
     p.set_defaults(func=_cmd_embed)
     p = sub.add_parser("plan", help="parameters and peak memory of a Llama-shaped model")
-    p.add_argument("--layers", type=int, default=32)
-    p.add_argument("--hidden", type=int, default=4096)
-    p.add_argument("--ffn", type=int, default=11008)
-    p.add_argument("--heads", type=int, default=32)
-    p.add_argument("--kv-heads", type=int, default=None)
-    p.add_argument("--vocab", type=int, default=32000)
+    p.add_argument("--config", default=None,
+                   help="start from a known shape (llama2-7b, llama3-8b, llama3-70b, ...); "
+                        "size options override it (default: llama2-7b's sizes)")  # fmt: skip
+    p.add_argument("--layers", type=_positive_int, default=None)
+    p.add_argument("--hidden", type=_positive_int, default=None)
+    p.add_argument("--ffn", type=_positive_int, default=None)
+    p.add_argument("--heads", type=_positive_int, default=None)
+    p.add_argument("--kv-heads", type=_positive_int, default=None)
+    p.add_argument("--vocab", type=_positive_int, default=None)
     p.add_argument("--dtype", default="bfloat16")
-    p.add_argument("--batch", type=int, default=1)
-    p.add_argument("--seq", type=int, default=4096)
+    p.add_argument("--batch", type=_positive_int, default=1)
+    p.add_argument("--seq", type=_positive_int, default=4096)
     p.add_argument("--backward", action="store_true", help="include a backward pass")
     p.add_argument("--tie-embeddings", action="store_true")
     p.add_argument("--by-module", action="store_true")

@@ -467,7 +467,8 @@ def impl(qualname: Any, types: Any, func: Any = None, *, lib: Library | None = N
         from ._library.custom_ops import device_key
 
         for t in keys:
-            key = t if t in ("CompositeImplicitAutograd", "CompositeExplicitAutograd") else device_key(t)
+            # "default": every device (PyTorch's _device_type_to_key).
+            key = "CompositeExplicitAutograd" if t == "default" else device_key(t)
             if t is not None and t[:1].isupper():
                 key = t
             target.impl(op, fn, key)

@@ -4,8 +4,9 @@ Entering a TorchDispatchMode pushes it on this thread's mode stack and puts Pyth
 PythonTLSSnapshot in the TLS include set; a tensor subclass instance carries the Python key
 itself. The Python key sits below autograd, so a mode sees the operators that reach the
 backends (composite ones already decomposed). Its fallback calls the innermost mode's
-`__torch_dispatch__` with that mode popped (inside the handler the mode is off), or else each
-subclass's `__torch_dispatch__`, with arguments boxed as PyTorch boxes them.
+`__torch_dispatch__` with that mode popped (inside the handler the mode is off, and the modes
+below it are on), or else each subclass's `__torch_dispatch__`, with arguments boxed as PyTorch
+boxes them.
 """
 
 from __future__ import annotations
@@ -16,24 +17,28 @@ from typing import Any
 from .dispatcher.boxing import normalize_args
 from .dispatcher.keys import DispatchKey
 from .dispatcher.keyset import DispatchKeySet, full_after_bits, key_bits
-from .dispatcher.operator import LayerKernel
+from .dispatcher.operator import BIND_HOOKS, LayerKernel
 from .dispatcher.tls import state as _tls
 from .library import Library
+from .tensor._tensor import Tensor
 
-__all__ = ["mode_stack", "push_mode", "pop_mode", "PYTHON_KEYS", "python_lib"]
+__all__ = ["mode_stack", "push_mode", "pop_mode", "PYTHON_KEYS", "python_lib", "python_fallback"]
 
 DK = DispatchKey
 PYTHON_KEYS = key_bits(DK.Python) | key_bits(DK.PythonTLSSnapshot)
+_PYTHON_BIT = key_bits(DK.Python)
 _AFTER_PYTHON = full_after_bits(DK.Python)
 _AFTER_SNAPSHOT = full_after_bits(DK.PythonTLSSnapshot)
 _local = threading.local()
 
 
 def mode_stack() -> list[Any]:
-    stack = getattr(_local, "stack", None)
-    if stack is None:
+    """This thread's stack of dispatch modes (innermost last)."""
+    try:
+        return _local.stack
+    except AttributeError:
         stack = _local.stack = []
-    return stack
+        return stack
 
 
 def push_mode(mode: Any) -> None:
@@ -57,55 +62,118 @@ def _flat_tensors(values: Any, out: list[Any]) -> None:
     for v in values:
         if isinstance(v, (list, tuple)):
             _flat_tensors(v, out)
-        elif hasattr(v, "_ks"):
+        elif isinstance(v, Tensor):
             out.append(v)
 
 
-def _subclass_types(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[type]:
-    from .tensor._tensor import Tensor
-
+def _subclass_types(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[type, ...]:
+    """The distinct tensor-subclass types (with the Python key and `__torch_dispatch__`) among
+    the arguments, subclasses before their bases (Python's own binary-operator rule)."""
     tensors: list[Any] = []
     _flat_tensors(args, tensors)
     _flat_tensors(kwargs.values(), tensors)
     types: list[type] = []
     for t in tensors:
         cls = type(t)
-        if cls is not Tensor and t._ks & key_bits(DK.Python) and cls not in types:
+        if cls is not Tensor and t._ks & _PYTHON_BIT and cls not in types:
             if getattr(cls, "__torch_dispatch__", None) is not None:
                 types.append(cls)
-    # Subclasses before their bases, as Python's own binary-operator rule.
     ordered: list[type] = []
     for cls in types:
         idx = next((i for i, o in enumerate(ordered) if issubclass(cls, o)), len(ordered))
         ordered.insert(idx, cls)
-    return ordered
+    return tuple(ordered)
 
 
-class PythonFallback:
-    """The Python key's fallback: modes first, then tensor subclasses."""
+#: Argument types that never are tensor subclasses (checked inline on the fast path).
+_PLAIN_TYPES: frozenset[type] = frozenset({Tensor, int, float, bool, str, complex, type(None)})
 
-    def __call__(self, keyset: DispatchKeySet, op: Any, *args: Any, **kwargs: Any) -> Any:
-        nargs, nkwargs = normalize_args(op._schema, args, kwargs)
-        stack = mode_stack()
-        types = tuple(_subclass_types(nargs, nkwargs))
+
+def _plain_arity(schema: Any) -> int:
+    """How many leading parameters are positional without a default: a positional call with at
+    most that many arguments and no kwargs is already boxed as PyTorch boxes it."""
+    n = 0
+    if schema is not None:
+        for a in schema.arguments:
+            if a.kwarg_only or a.has_default_value():
+                break
+            n += 1
+    return n
+
+
+def _make_python_key(op: Any, after: int, arity: int) -> Any:
+    """The Python key's kernel for one operator (`after`: the key set to redispatch with when
+    neither a mode nor a subclass handles the call)."""
+    plain = _PLAIN_TYPES
+    local = _local
+    st = _tls
+
+    def python_key(*args: Any, **kwargs: Any) -> Any:
+        if kwargs or len(args) > arity:
+            args, kwargs = normalize_args(op._schema, args, kwargs)
+        types: tuple[type, ...] = ()
+        for a in args:
+            if type(a) not in plain:
+                types = _subclass_types(args, kwargs)
+                break
+        else:
+            if kwargs:
+                types = _subclass_types((), kwargs)
+        try:
+            stack = local.stack
+        except AttributeError:
+            stack = mode_stack()
         if stack:
-            mode = pop_mode()
+            mode = stack.pop()
+            if stack:
+                try:
+                    return mode.__torch_dispatch__(op, types, args, kwargs)
+                finally:
+                    stack.append(mode)
+            # The last mode: calls the handler makes skip the Python key. Only `im` (the
+            # (include, mask) pair the dispatcher reads) drops it: thread-local attributes are
+            # slow to touch. Should the handler recompute `im` (a grad-mode or key guard), its
+            # calls reach this kernel again, find no mode and go below: the same result.
+            include, mask = st.im
+            st.im = (include & ~PYTHON_KEYS, mask)
             try:
-                return mode.__torch_dispatch__(op, types, nargs, nkwargs)
+                return mode.__torch_dispatch__(op, types, args, kwargs)
             finally:
-                push_mode(mode)
+                stack.append(mode)
+                include, mask = st.im
+                st.im = (include | PYTHON_KEYS, mask)
         if not types:
-            return op._redispatch(keyset.repr_ & _AFTER_PYTHON, *args, **kwargs)
+            return op._redispatch(after, *args, **kwargs)
         for cls in types:
-            result = cls.__torch_dispatch__(op, types, nargs, nkwargs)
+            result = cls.__torch_dispatch__(op, types, args, kwargs)
             if result is not NotImplemented:
                 return result
         raise TypeError(
-            f"Multiple dispatch failed for '{op}'; all __torch_dispatch__ handlers returned "
+            f"Multiple dispatch failed for 'keyroute._ops.{op}'; all __torch_dispatch__ handlers "
+            f"returned "
             f"NotImplemented:\n\n"
             + "".join(f"  - tensor subclass {t}\n" for t in types)
             + "\nFor more information, try re-running with TORCH_LOGS=not_implemented"
         )
+
+    return python_key
+
+
+def python_fallback(keyset: DispatchKeySet, op: Any, *args: Any, **kwargs: Any) -> Any:
+    """The Python key's fallback: the innermost mode (popped while its handler runs), else the
+    tensor subclasses' `__torch_dispatch__`, with the arguments boxed as PyTorch boxes them.
+
+    The dispatcher binds a per-operator closure of it instead (`_bind_python_key`)."""
+    kernel = _make_python_key(op, keyset.repr_ & _AFTER_PYTHON, _plain_arity(op._schema))
+    return kernel(*args, **kwargs)
+
+
+def _bind_python_key(op: Any, ks: int, key: int, reg: Any, bound: Any) -> Any:
+    """Bind hook: for the Python fallback, a closure with this operator's boxing arity and
+    redispatch key set computed once (the dispatcher drops it on any registration change)."""
+    if reg.fn is not python_fallback:
+        return bound
+    return _make_python_key(op, ks & _AFTER_PYTHON, _plain_arity(op._schema))
 
 
 class PythonTLSSnapshotFallback(LayerKernel):
@@ -119,5 +187,6 @@ class PythonTLSSnapshotFallback(LayerKernel):
 
 
 python_lib = Library._internal("_", "IMPL")
-python_lib.fallback(PythonFallback(), "Python", with_keyset=True)
+python_lib.fallback(python_fallback, "Python", with_keyset=True)
 python_lib.fallback(PythonTLSSnapshotFallback(), "PythonTLSSnapshot", with_keyset=True)
+BIND_HOOKS.append(_bind_python_key)

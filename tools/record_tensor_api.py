@@ -796,6 +796,48 @@ def api_cases() -> list[dict[str, Any]]:
     add("version-inplace", "(lambda t: (t.add_(1), t._version)[1])(M.ones(2))")
     add("version-view-shared", "(lambda t: (t.add_(1), t.view(2, 1)._version)[1])(M.ones(2))")
     add("version-inference", "M.inference_mode()(lambda: M.ones(2))()._version")
+    # writes into expanded tensors: most in-place ops refuse (internal overlap), a few write
+    E = "M.zeros(3, 1).expand(3, 4)"
+    I = "M.tensor([0])"
+    for name, call in (
+        ("copy_", "e.copy_(M.ones(3, 4))"), ("zero_", "e.zero_()"), ("fill_", "e.fill_(2)"),
+        ("fill_-tensor", "e.fill_(M.tensor(2.))"), ("mul_", "e.mul_(2)"),
+        ("add_", "e.add_(M.ones(3, 4))"), ("exp_", "e.exp_()"), ("clamp_", "e.clamp_(0, 1)"),
+        ("masked_fill_", "e.masked_fill_(M.ones(3, 4, dtype=M.bool), 1.)"),
+        ("index_put_", f"e.index_put_(({I},), M.tensor(1.))"),
+        ("lerp_", "e.lerp_(M.ones(3, 4), 0.5)"),
+        ("addcmul_", "e.addcmul_(M.ones(3, 4), M.ones(3, 4))"),
+        ("uniform_", "e.uniform_()"), ("normal_", "e.normal_()"),
+        ("index_fill_", f"e.index_fill_(1, {I}, 1.)"),
+        ("index_copy_", f"e.index_copy_(1, {I}, M.ones(3, 1))"),
+        ("index_add_", f"e.index_add_(1, {I}, M.ones(3, 1))"),
+        ("scatter_", "e.scatter_(1, M.zeros(3, 1, dtype=M.long), 1.)"),
+        ("put_", f"e.put_({I}, M.ones(1))"), ("tril_", "e.tril_()"),
+        ("setitem-row", "e.__setitem__(0, 1.)"), ("setitem-element", "e.__setitem__((0, 0), 5.)"),
+        ("setitem-mask", "e.__setitem__(e > -1, 1.)"),
+        ("out", "M.add(M.ones(3, 4), 1, out=e)"),
+    ):
+        add(f"expanded-write-{name}",
+            f"(lambda e: ({call}, e.tolist())[1])({E})")  # fmt: skip
+    # geometry of empty and one-element views, and of expanded 0-d tensors
+    add("empty-slice-offsets", "(lambda z: [z[4:].storage_offset(), z[2:2].storage_offset(), "
+        "z[:, 3:].storage_offset(), z[1:, 1:][2:2].storage_offset(), z[::2][5:].storage_offset(),"
+        " z.t()[1:1].storage_offset(), list(z[1:3:2][1:1].stride())])(M.zeros(4, 3))")
+    add("view-one-element-strides", "[list(M.zeros(4)[::2][:1].view(1, 1).stride()), "
+        "list(M.zeros(1).view(1, 1, 1).stride()), list(M.zeros(6)[::3][:1].view(()).stride())]")
+    add("expand-0d-strides", "[list(M.tensor(1.).expand(*s).stride()) for s in "
+        "[(1,), (3,), (1, 1), (1, 2), (2, 1), (1, 1, 1)]]")
+    # fill_ / full conversions of out-of-range values (one-element half fills are unchecked)
+    for dt in ("int8", "uint8", "int32", "int64", "bool", "float16", "bfloat16", "float32",
+               "complex64"):
+        for v in ("300", "-1", "-256", "2**40", "2**63", "2**64", "-2**63-1", "1e6", "127.9",
+                  "float('inf')", "float('nan')", "1e300", "1+2j", "65519."):
+            for n in (1, 2):
+                add(f"fill-{dt}-{v}-n{n}", f"M.zeros({n}, dtype=M.{dt}).fill_({v})")
+    # broadcast errors name the last mismatching dimension of the pair
+    for a, b in (("(4, 3)", "(3, 4)"), ("(2, 3, 4)", "(5, 4)"), ("(3,)", "(2, 4)"),
+                 ("(2, 3)", "(4,)"), ("(1, 3)", "(2, 1, 4)")):
+        add(f"broadcast-error-{a}-{b}", f"M.ones{a} + M.ones{b}")
     return c
 
 

@@ -26,11 +26,11 @@ import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-from ..dispatcher.boxing import bind_args
+from ..dispatcher.boxing import normalize_args
 from ..dispatcher.keys import DispatchKey
 from ..dispatcher.keyset import REQUIRES_GRAD_BIT, DispatchKeySet, full_after_bits, key_bits
 from ..dispatcher.operator import LayerKernel, OpOverload, fast_call, find_op
-from ..dispatcher.schema import OTHER, TENSOR, TENSOR_LIST
+from ..dispatcher.schema import OPT_TENSOR_LIST, OTHER, TENSOR, TENSOR_LIST
 from ..dispatcher.tls import AUTOGRAD_KEYSET
 from ..dispatcher.tls import state as _tls
 from ..library import Library, register_helper_file
@@ -155,7 +155,7 @@ class CustomOpDef:
                 types = list(device_types)
             for dt in types:
                 if dt not in self._backend_fns:
-                    self._lib.impl(self._opoverload, _BackendKernel(self, dt), device_key(dt))
+                    self._lib.impl(self._opoverload, _backend_kernel(self, dt), device_key(dt))
                 self._backend_fns[dt] = fn  # the registered kernel reads the table
             return fn
 
@@ -313,54 +313,47 @@ def _normalizer(schema: Any) -> Callable[[tuple[Any, ...], dict[str, Any]], Any]
     return lambda args, kwargs: normalize_args(schema, args, kwargs)
 
 
-class _BackendKernel:
-    """The device kernel: the user's function for this device type, with PyTorch's checks
-    (the number of outputs, and no output aliasing an input)."""
+def _backend_kernel(opdef: CustomOpDef, device_type: str | None) -> Callable[..., Any]:
+    """The device kernel: the user's function for this device type (looked up per call, so a
+    later register_kernel replaces it), with PyTorch's checks: the number of outputs, and no
+    output aliasing an input. A closure: the dispatcher calls it directly on every call."""
+    from ..tensor._tensor import Tensor
 
-    __slots__ = ("opdef", "device_type", "normalize", "n_args", "n_returns", "fns")
+    schema = opdef._opoverload._schema
+    normalize = _normalizer(schema)
+    n_args = len(schema.arguments)
+    fns = opdef._backend_fns
+    disabled = opdef._disabled_kernel
+    # One tensor out and no list arguments: the aliasing check is written out below.
+    simple = len(schema.returns) == 1 and schema.returns[0].kind == TENSOR and not any(
+        a.kind in (TENSOR_LIST, OPT_TENSOR_LIST) for a in schema.arguments
+    )
 
-    def __init__(self, opdef: CustomOpDef, device_type: str | None) -> None:
-        schema = opdef._opoverload._schema
-        self.opdef = opdef
-        self.device_type = device_type
-        self.normalize = _normalizer(schema)
-        self.n_args = len(schema.arguments)
-        self.n_returns = len(schema.returns)
-        self.fns = opdef._backend_fns
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        opdef = self.opdef
-        if self.normalize is not None and (kwargs or len(args) != self.n_args):
-            args, kwargs = self.normalize(args, kwargs)
-        dt = self.device_type
-        if opdef._disabled_kernel and dt in opdef._disabled_kernel:
+    def kernel(*args: Any, **kwargs: Any) -> Any:
+        if normalize is not None and (kwargs or len(args) != n_args):
+            args, kwargs = normalize(args, kwargs)
+        if disabled and device_type in disabled:
             fn = opdef._init_fn
         else:
-            fn = self.fns[dt]
+            fn = fns[device_type]
         result = fn(*args, **kwargs)
-        if self.n_returns == 1 and hasattr(result, "_ks"):
-            # The common case, inline: one tensor out; is it an input or a view of one?
+        if simple and isinstance(result, Tensor) and not kwargs:
             data = result._data
             base = getattr(data, "base", None)
             for a in args:
-                if a is result or (hasattr(a, "_ks") and _shares(a._data, data, base)):
-                    _raise_alias(opdef, fn)
-            if kwargs:
-                _check_aliasing(opdef, fn, args, kwargs, result)
+                if isinstance(a, Tensor):
+                    ad = a._data
+                    if a is result or ad is data or (
+                        (base is not None or getattr(ad, "base", None) is not None)
+                        and _storage_of(ad) is _storage_of(data)
+                    ):
+                        _raise_alias(opdef, fn)
             return result
         _check_outputs(opdef, "kernel", result)
         _check_aliasing(opdef, fn, args, kwargs, result)
         return result
 
-
-def _shares(a: Any, data: Any, base: Any) -> bool:
-    """Whether array `a` shares memory with the output's array `data` (whose .base is base)."""
-    if a is data:
-        return True
-    abase = getattr(a, "base", None)
-    if base is None and abase is None:
-        return False
-    return bool(_storage_of(a) is _storage_of(data))
+    return kernel
 
 
 def _storage_of(arr: Any) -> Any:
@@ -437,15 +430,15 @@ def _check_outputs(opdef: CustomOpDef, what: str, out: Any) -> None:
             return
         if returns[0].kind == TENSOR and not hasattr(out, "_ks"):
             raise RuntimeError(
-                f"Unable to cast {_describe(out)} to Tensor: the {impl} of {opdef._qualname} "
-                f"must return one tensor, as its schema ({schema}) declares 1 output."
+                f"Unable to cast {out!r} to Tensor: the {impl} of {opdef._qualname} returned "
+                f"{_describe(out)}, but its schema ({schema}) declares one tensor output."
             )
         return
     if not isinstance(out, (tuple, list)):
         raise TypeError(
             f"Object of type '{type(out).__name__}' is not an instance of 'sequence': the {impl} "
-            f"of {opdef._qualname} must return a tuple of {n} outputs, as its schema ({schema}) "
-            f"declares {n}."
+            f"of {opdef._qualname} returned {_describe(out)}, but its schema ({schema}) declares "
+            f"{n} outputs: return a tuple of {n}."
         )
     if len(out) != n:
         raise RuntimeError(
@@ -503,14 +496,13 @@ class _CustomAutogradKernel(LayerKernel):
         opdef = self.opdef
         op = opdef._opoverload
         schema = op._schema
-        # As PyTorch's dispatcher: positional parameters positionally, keyword-only as kwargs.
-        if kwargs or len(args) != len(schema.arguments):
-            values = bind_args(schema, args, kwargs)
-            params = schema.arguments
-            args = tuple(v for v, p in zip(values, params) if not p.kwarg_only)
-            kwargs = {p.name: v for v, p in zip(values, params) if p.kwarg_only}
         ks = keyset.repr_
-        if _tls.grad_enabled and any(t._ks & REQUIRES_GRAD_BIT for t in _flat_tensors(args)):
+        if _tls.grad_enabled and any(
+            t._ks & REQUIRES_GRAD_BIT for t in _flat_tensors(list(args) + list(kwargs.values()))
+        ):
+            # Boxed as PyTorch's dispatcher passes them: the Function's inputs (and so
+            # ctx.needs_input_grad) are the positional arguments left after trailing defaults.
+            args, kwargs = normalize_args(schema, args, kwargs)
             return opdef._autograd_function().run(ks, args, kwargs)
         return _below_autograd(op, ks, args, kwargs)
 

@@ -163,10 +163,10 @@ def compute_view_stride(
 
 def is_contiguous_strides(shape: Sequence[int], strides: Sequence[int]) -> bool:
     """PyTorch's is_contiguous: size-1 dimensions' strides do not matter; empty is contiguous."""
+    if 0 in shape:
+        return True
     expected = 1
     for size, stride in zip(reversed(tuple(shape)), reversed(tuple(strides))):
-        if size == 0:
-            return True
         if size != 1:
             if stride != expected:
                 return False

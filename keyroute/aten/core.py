@@ -291,7 +291,8 @@ def expand_geometry(
     for i in range(ndim - 1, -1, -1):
         j = i - offset
         size = shape[j] if j >= 0 else 1
-        st = stride[j] if j >= 0 else (out_stride[i + 1] * out_shape[i + 1] if i + 1 < ndim else 1)
+        # A new innermost dimension (expanding a 0-d tensor) gets stride 0, as in PyTorch.
+        st = stride[j] if j >= 0 else (out_stride[i + 1] * out_shape[i + 1] if i + 1 < ndim else 0)
         target = sizes[i]
         if target == -1:
             check(

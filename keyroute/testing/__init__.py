@@ -1,5 +1,5 @@
 """Testing utilities (torch.testing): opcheck for custom operators."""
 
-from ._opcheck import OpCheckError, opcheck
+from ._opcheck import DEFAULT_TEST_UTILS, OpCheckError, opcheck
 
-__all__ = ["opcheck", "OpCheckError"]
+__all__ = ["opcheck", "OpCheckError", "DEFAULT_TEST_UTILS"]

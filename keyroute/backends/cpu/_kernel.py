@@ -14,7 +14,7 @@ from ...tensor.dtype import dtype, to_dtype
 
 register_helper_file(__file__)
 
-__all__ = ["cpu_lib", "kernel", "fix_empty", "wrap", "wrap_like_dtype", "arr", "raise_from_meta", "ndarray"]
+__all__ = ["cpu_lib", "kernel", "check_no_internal_overlap", "fix_empty", "wrap", "wrap_like_dtype", "arr", "raise_from_meta", "ndarray"]
 
 cpu_lib = Library._internal("aten", "IMPL")
 ndarray = np.ndarray
@@ -30,6 +30,21 @@ def kernel(*names: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         return fn
 
     return wrap_fn
+
+
+_OVERLAP_MESSAGE = (
+    "unsupported operation: more than one element of the written-to tensor refers to a single "
+    "memory location. Please clone() the tensor before performing the operation."
+)
+
+
+def check_no_internal_overlap(a: np.ndarray) -> None:
+    """PyTorch's assert_no_internal_overlap for a tensor an operation writes: a dimension of
+    stride 0 and size > 1 (an expanded tensor) makes several elements one memory location."""
+    if 0 in a.strides:
+        for size, stride in zip(a.shape, a.strides):
+            if stride == 0 and size > 1:
+                raise RuntimeError(_OVERLAP_MESSAGE)
 
 
 def fix_empty(r: np.ndarray) -> np.ndarray:

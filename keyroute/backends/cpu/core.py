@@ -17,7 +17,7 @@ from ...tensor._tensor import Tensor, _root_array, make_tensor
 from ...tensor.device import Device
 from ...tensor.dtype import to_dtype
 from ...tensor.layout import to_memory_format
-from ._kernel import kernel, wrap
+from ._kernel import check_no_internal_overlap, kernel, wrap
 
 _as_strided = np.lib.stride_tricks.as_strided
 
@@ -116,6 +116,7 @@ def resize_(self, size, *, memory_format=None):
 @kernel("copy_")
 def copy_(self, src, non_blocking=False):
     dst = self._data
+    check_no_internal_overlap(dst)
     if isinstance(src, Tensor):
         s = src._data
         if not isinstance(s, np.ndarray):
@@ -197,7 +198,8 @@ def _fill_value(a: np.ndarray, value: Any) -> Any:
 # uint8_t without overflow").
 _SCALAR_T = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int",
              "int64": "int64_t", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
-             "float32": "float", "float64": "double"}  # fmt: skip
+             "float32": "float", "float64": "double", "complex64": "c10::complex<float>",
+             "complex128": "c10::complex<double>"}  # fmt: skip
 
 
 def _checked_fill_value(a: np.ndarray, value: Any) -> Any:
@@ -273,6 +275,7 @@ def fill__Scalar(self, value):
 
 @kernel("fill_.Tensor")
 def fill__Tensor(self, value):
+    check_no_internal_overlap(self._data)  # fill_.Tensor checks; fill_.Scalar does not
     if value.dim() != 0:
         raise RuntimeError(
             f"fill_ only supports 0-dimension value tensor but got tensor with {value.dim()} "
@@ -325,8 +328,9 @@ def detach(self):
 def view(self, size):
     a = self._data
     shape = _shape.infer_size(as_size(size), a.size)
-    if a.size and a.flags.c_contiguous:
-        # A C-contiguous reshape is a view with contiguous strides, as PyTorch's view gives.
+    if a.size > 1 and a.flags.c_contiguous:
+        # A C-contiguous reshape is a view with contiguous strides, as PyTorch's view gives
+        # (one-element arrays count as contiguous whatever their strides: not this path).
         return view_of(self, a.reshape(shape))
     stride = _shape.compute_view_stride(a.shape, self.stride(), shape)
     if stride is None:
@@ -336,7 +340,7 @@ def view(self, size):
         )
     item = a.itemsize
     v = a.reshape(shape)
-    if v.strides != tuple(s * item for s in stride) and v.size > 1:
+    if v.strides != tuple(s * item for s in stride):
         v = _as_strided(a, shape, tuple(s * item for s in stride), writeable=a.flags.writeable)
     return view_of(self, v)
 
@@ -388,7 +392,9 @@ def expand(self, size, *, implicit=False):
     if shape == a.shape:
         return view_of(self, a.view())
     item = a.itemsize
-    return view_of(self, _as_strided(a, shape, tuple(s * item for s in stride), writeable=False))
+    # Writeable, as PyTorch's expanded tensors are: fill_, zero_, masked_fill_ and index_put_
+    # may write them; operations that may not check for internal overlap first.
+    return view_of(self, _as_strided(a, shape, tuple(s * item for s in stride), writeable=True))
 
 
 # ----------------------------------------------------------------------------- ranges & random
@@ -457,6 +463,7 @@ def uniform_(self, from_=0.0, to=1.0, *, generator=None):
             f'"check_uniform_bounds" not implemented for \'{self._dtype._short}\''
         )
     a = self._data
+    check_no_internal_overlap(a)
     g = numpy_generator(generator)
     values = g.random(a.shape, dtype=_floatish(a)) * (to - from_) + from_
     a[...] = values
@@ -472,6 +479,7 @@ def normal_(self, mean=0.0, std=1.0, *, generator=None):
             f'"normal_kernel_cpu" not implemented for \'{self._dtype._short}\''
         )
     a = self._data
+    check_no_internal_overlap(a)
     g = numpy_generator(generator)
     a[...] = g.standard_normal(a.shape, dtype=_floatish(a)) * std + mean
     return self
@@ -480,6 +488,7 @@ def normal_(self, mean=0.0, std=1.0, *, generator=None):
 @kernel("random_.from")
 def random__from(self, from_, to, *, generator=None):
     a = self._data
+    check_no_internal_overlap(a)
     g = numpy_generator(generator)
     if to is None:
         to = np.iinfo(a.dtype).max + 1 if a.dtype.kind in "iu" else 2**24
@@ -548,6 +557,7 @@ def random__to(self, to, *, generator=None):
 @kernel("bernoulli_.float")
 def bernoulli__float(self, p=0.5, *, generator=None):
     a = self._data
+    check_no_internal_overlap(a)
     g = numpy_generator(generator)
     a[...] = g.random(a.shape) < p
     return self

@@ -23,9 +23,10 @@ import numpy as np
 
 from ...aten import elementwise as ew
 from ...aten._promotion import _python_scalar, result_type
-from ...aten._shape import elementwise_strides
+from ...aten._shape import broadcast_shapes, elementwise_strides
 from ...tensor._tensor import CPU_KEYS, Tensor
 from ...tensor.dtype import bool_, float32, float64
+from ._kernel import check_no_internal_overlap
 from ._kernel import kernel as _register
 
 ndarray = np.ndarray
@@ -163,11 +164,24 @@ def _finish(r: Any, dt: Any, ins: tuple[Any, ...]) -> Tensor:
     return _wrap(r, dt)
 
 
+def _finish_same(r: Any, dt: Any, ins: tuple[Any, ...]) -> Tensor:
+    """_finish for a result already of dtype dt (the hot kernels' same-dtype fast paths)."""
+    if r.__class__ is not ndarray:
+        r = np.asarray(r)  # 0-d inputs give a NumPy scalar
+    elif r.ndim:
+        r = _layout(r, ins)
+    return _wrap(r, dt)
+
+
 def _layout(r: ndarray, ins: tuple[Any, ...]) -> ndarray:
     """r, re-laid out (copied) if its strides are not the ones PyTorch's output would have."""
+    for x in ins:
+        if x.__class__ is Tensor and not x._data.flags.c_contiguous:
+            break
+    else:
+        if r.size:
+            return r  # contiguous inputs: NumPy's and PyTorch's outputs are both contiguous
     tensors = [x for x in ins if isinstance(x, Tensor)]
-    if r.size and all(x._data.flags.c_contiguous for x in tensors):
-        return r  # contiguous inputs: NumPy's and PyTorch's outputs are both contiguous
     shape = r.shape
     want = elementwise_strides(shape, [(x._data.shape, x.stride()) for x in tensors])
     item = r.itemsize
@@ -277,8 +291,11 @@ def _sigmoid(a: np.ndarray) -> Any:
     return np.reciprocal(r, r)
 
 
-def _rsqrt(a: np.ndarray) -> np.ndarray:
-    return np.reciprocal(np.sqrt(a))
+def _rsqrt(a: np.ndarray) -> Any:
+    r = np.sqrt(a)
+    if r.__class__ is not ndarray:  # 0-d input: a NumPy scalar
+        return np.reciprocal(r)
+    return np.reciprocal(r, r)
 
 
 _UNARY_FLOAT_FN: dict[str, Callable[[np.ndarray], Any]] = {
@@ -303,7 +320,7 @@ def _unary_float(name: str, fn: Callable[[np.ndarray], Any]) -> Callable[[Tensor
                 t._ks = CPU_KEYS
                 t._ag = t._base = t._vc = None
                 return t
-            return _finish(r, dt, (self,))
+            return _finish_same(r, dt, (self,))
         dt = ew.float_result(dt)
         ct = _compute_np(dt)
         a = self._data
@@ -394,7 +411,7 @@ def neg(self: Tensor) -> Tensor:
             t._ks = CPU_KEYS
             t._ag = t._base = t._vc = None
             return t
-        return _finish(r, dt, (self,))
+        return _finish_same(r, dt, (self,))
     ew.check_unary_same("neg", dt)
     return _finish(np.negative(self._data), dt, (self,))
 
@@ -411,7 +428,7 @@ def relu(self: Tensor) -> Tensor:
             t._ks = CPU_KEYS
             t._ag = t._base = t._vc = None
             return t
-        return _finish(r, dt, (self,))
+        return _finish_same(r, dt, (self,))
     ew.check_unary_same("relu", dt)
     a = self._data
     return _finish(np.maximum(a, np.zeros((), a.dtype)), dt, (self,))
@@ -471,7 +488,7 @@ def _activation(name: str) -> Callable[[Callable[..., Any]], Callable[..., Tenso
                     t._ks = CPU_KEYS
                     t._ag = t._base = t._vc = None
                     return t
-                return _finish(r, dt, (self,))
+                return _finish_same(r, dt, (self,))
             ew.check_activation(name, self, *args, **kwargs)
             ct = _compute_np(dt)
             a = self._data
@@ -782,7 +799,7 @@ def add_Tensor(self: Any, other: Any, alpha: Any = 1) -> Tensor:
                         t._ks = CPU_KEYS
                         t._ag = t._base = t._vc = None
                         return t
-                    return _finish(r, dt, (self, other))
+                    return _finish_same(r, dt, (self, other))
             elif (oc is float or oc is int) and (dt is float32 or dt is float64) and other:
                 cache = _SC32 if dt is float32 else _SC64
                 z = cache.get(other)
@@ -796,7 +813,7 @@ def add_Tensor(self: Any, other: Any, alpha: Any = 1) -> Tensor:
                     t._ks = CPU_KEYS
                     t._ag = t._base = t._vc = None
                     return t
-                return _finish(r, dt, (self,))
+                return _finish_same(r, dt, (self,))
         except _FAST_ERRORS:
             pass  # a scalar self, shapes that do not broadcast: the general path words it
     return _add_general(self, other, alpha, False)
@@ -818,7 +835,7 @@ def sub_Tensor(self: Any, other: Any, alpha: Any = 1) -> Tensor:
                         t._ks = CPU_KEYS
                         t._ag = t._base = t._vc = None
                         return t
-                    return _finish(r, dt, (self, other))
+                    return _finish_same(r, dt, (self, other))
             elif (oc is float or oc is int) and (dt is float32 or dt is float64) and other:
                 cache = _SC32 if dt is float32 else _SC64
                 z = cache.get(other)
@@ -832,7 +849,7 @@ def sub_Tensor(self: Any, other: Any, alpha: Any = 1) -> Tensor:
                     t._ks = CPU_KEYS
                     t._ag = t._base = t._vc = None
                     return t
-                return _finish(r, dt, (self,))
+                return _finish_same(r, dt, (self,))
         except _FAST_ERRORS:
             pass  # a scalar self, shapes that do not broadcast: the general path words it
     return _add_general(self, other, alpha, True)
@@ -853,7 +870,7 @@ def mul_Tensor(self: Any, other: Any) -> Tensor:
                     t._ks = CPU_KEYS
                     t._ag = t._base = t._vc = None
                     return t
-                return _finish(r, dt, (self, other))
+                return _finish_same(r, dt, (self, other))
         elif (oc is float or oc is int) and (dt is float32 or dt is float64) and other:
             cache = _SC32 if dt is float32 else _SC64
             z = cache.get(other)
@@ -867,7 +884,7 @@ def mul_Tensor(self: Any, other: Any) -> Tensor:
                 t._ks = CPU_KEYS
                 t._ag = t._base = t._vc = None
                 return t
-            return _finish(r, dt, (self,))
+            return _finish_same(r, dt, (self,))
     except _FAST_ERRORS:
         pass
     return _binary_general("mul", _mul_uf, self, other)
@@ -897,7 +914,7 @@ def div_Tensor(self: Any, other: Any) -> Tensor:
                     t._ks = CPU_KEYS
                     t._ag = t._base = t._vc = None
                     return t
-                return _finish(r, dt, (self, other))
+                return _finish_same(r, dt, (self, other))
     except _FAST_ERRORS:
         pass
     return _binary_general("div", _div_uf, self, other)
@@ -1163,6 +1180,24 @@ def _pow_scalar_exp(a: np.ndarray, e: Any) -> Any:
 
 
 def _pow(self: Any, exponent: Any) -> Tensor:
+    ec = exponent.__class__
+    if (ec is int or ec is float) and self.__class__ is Tensor:
+        dt = self._dtype
+        if (dt is float32 or dt is float64) and exponent != 0 and exponent != 1:
+            # Fast path: a float tensor to a real Python power keeps the tensor's dtype.
+            r = _pow_scalar_exp(self._data, exponent)
+            if r.__class__ is not ndarray:
+                r = np.asarray(r)
+            if r.dtype is not dt.np and r.dtype != dt.np:
+                r = r.astype(dt.np)
+            if r.ndim > 1 or (r.ndim == 1 and not r.size):
+                r = _layout(r, (self,))
+            return _wrap(r, dt)
+    with np.errstate(all="ignore"):
+        return _pow_general(self, exponent)
+
+
+def _pow_general(self: Any, exponent: Any) -> Tensor:
     _shape_check(self, exponent)
     dt = ew.pow_dtype(self, exponent)
     ct = _compute_np(dt)
@@ -1183,7 +1218,7 @@ def _pow(self: Any, exponent: Any) -> Tensor:
     return _finish(r, dt, (self, exponent))
 
 
-kernel("pow.Tensor_Tensor", "pow.Tensor_Scalar", "pow.Scalar")(_pow)
+hot_kernel("pow.Tensor_Tensor", "pow.Tensor_Scalar", "pow.Scalar")(_pow)
 
 
 # -- lerp, addcmul, addcdiv
@@ -1192,6 +1227,8 @@ kernel("pow.Tensor_Tensor", "pow.Tensor_Scalar", "pow.Scalar")(_pow)
 def _lerp_arrays(a: Any, b: Any, w: Any) -> Any:
     # PyTorch: |w| < 0.5 ? a + w * (b - a) : b - (b - a) * (1 - w)
     diff = b - a
+    if w.__class__ is float:  # a scalar weight picks one formula for every element
+        return a + w * diff if abs(w) < 0.5 else b - diff * (1 - w)
     return np.where(np.abs(w) < 0.5, a + w * diff, b - diff * (1 - w))
 
 
@@ -1229,8 +1266,7 @@ def _addc(op: str) -> Callable[..., Tensor]:
     return k
 
 
-_addc("addcmul")
-_addc("addcdiv")
+_addc_functional = {"addcmul": _addc("addcmul"), "addcdiv": _addc("addcdiv")}
 
 
 # -- where, masked_fill
@@ -1281,6 +1317,19 @@ def masked_fill_Tensor(self: Tensor, mask: Tensor, value: Tensor) -> Tensor:
     return _masked_fill(self, mask, value)
 
 
+@kernel("masked_fill_.Scalar", "masked_fill_.Tensor")
+def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
+    # Written in place, without an overlap check: PyTorch still allows (deprecated) masked
+    # fills of expanded tensors.
+    ew.masked_fill_check(self, mask, value)
+    ew.check_inplace_shape(self, broadcast_shapes(mask._data.shape, self._data.shape))
+    if isinstance(value, Tensor):
+        value = value.item()
+    v = ew.checked_scalar(value, self._dtype)
+    np.copyto(self._data, np.asarray(v).astype(self._data.dtype), where=mask._data)
+    return self
+
+
 # ----------------------------------------------------------------------------- in-place
 
 
@@ -1294,6 +1343,8 @@ def _inplace_binary(ufunc: Any, name: str, functional: Callable[..., Tensor],
     def k(self: Tensor, other: Any, alpha: Any = 1) -> Tensor:
         a = self._data
         dt = self._dtype
+        if 0 in a.strides:
+            check_no_internal_overlap(a)
         if alpha is _ONE:
             oc = other.__class__
             if oc is Tensor:
@@ -1329,3 +1380,65 @@ for _name, _uf, _fn, _al in (
 ):  # fmt: skip
     _k = _inplace_binary(_uf, _name, _fn, _al)
     hot_kernel(f"{_name}.Tensor", f"{_name}.Scalar")(_k)
+
+
+# In-place forms of the optimizer's operators (lerp_, addcmul_, addcdiv_): computed into self
+# with out= when every tensor has self's float dtype and shape; otherwise the functional result
+# is checked and copied in, as the CompositeExplicitAutograd variant does.
+
+
+def _same_float(self: Tensor, *others: Tensor) -> bool:
+    dt = self._dtype
+    if dt is not float32 and dt is not float64:
+        return False
+    shape = self._data.shape
+    for o in others:
+        if o.__class__ is not Tensor or o._dtype is not dt or o._data.shape != shape:
+            return False
+    return True
+
+
+def _copy_result(self: Tensor, result: Tensor) -> Tensor:
+    ew.check_inplace_shape(self, result._data.shape)
+    ew._check_cast(result._dtype, self._dtype)
+    with np.errstate(all="ignore"):
+        np.copyto(self._data, result._data, casting="unsafe")
+    return self
+
+
+@hot_kernel("lerp_.Scalar")
+def lerp__Scalar(self: Tensor, end: Tensor, weight: Any) -> Tensor:
+    if weight.__class__ is float and _same_float(self, end):
+        a = self._data
+        check_no_internal_overlap(a)
+        diff = np.subtract(end._data, a)
+        if abs(weight) < 0.5:
+            np.multiply(diff, weight, out=diff)
+            np.add(a, diff, out=a)
+        else:
+            np.multiply(diff, 1 - weight, out=diff)
+            np.subtract(end._data, diff, out=a)
+        return self
+    return _copy_result(self, lerp_Scalar(self, end, weight))
+
+
+def _addc_inplace(op: str, functional: Callable[..., Tensor]) -> None:
+    combine = np.multiply if op == "addcmul" else np.true_divide
+
+    def k(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) -> Tensor:
+        if (value.__class__ is float or value.__class__ is int) and _same_float(
+            self, tensor1, tensor2
+        ):
+            check_no_internal_overlap(self._data)
+            tmp = np.multiply(tensor1._data, value) if value != 1 else tensor1._data.copy()
+            combine(tmp, tensor2._data, out=tmp)
+            np.add(self._data, tmp, out=self._data)
+            return self
+        return _copy_result(self, functional(self, tensor1, tensor2, value=value))
+
+    k.__name__ = op + "_"
+    hot_kernel(op + "_")(k)
+
+
+_addc_inplace("addcmul", _addc_functional["addcmul"])
+_addc_inplace("addcdiv", _addc_functional["addcdiv"])

@@ -18,7 +18,7 @@ from ...aten import indexing as ix
 from ...aten._meta_util import check
 from ...tensor._tensor import Tensor
 from ...tensor.dtype import int64
-from ._kernel import kernel, wrap
+from ._kernel import check_no_internal_overlap, kernel, wrap
 from .core import _fill_value, strided_view
 
 _FULL = slice(None)
@@ -169,6 +169,7 @@ def take(self, index):
 @kernel("put_")
 def put_(self, index, source, accumulate=False):
     a = self._data
+    check_no_internal_overlap(a)
     ix.put_check(self, index, source)
     idx = index._data.reshape(-1)
     n = a.size
@@ -303,6 +304,7 @@ def _scatter_functional(self, dim, index, src, reduce=None, include_self=True, n
 
 
 def _scatter_inplace(self, dim, index, src, reduce=None, include_self=True, new=False):
+    check_no_internal_overlap(self._data)
     d = ix.scatter_check(self, dim, index, src if isinstance(src, Tensor) else None, reduce, new)
     red = None if reduce is None else ix.reduce_enum(reduce, new)
     _scatter_into(self._data, d, index, src, red, include_self)
@@ -410,6 +412,7 @@ def index_copy(self, dim, index, source):
 
 @kernel("index_copy_")
 def index_copy_(self, dim, index, source):
+    check_no_internal_overlap(self._data)
     d = ix.index_copy_check(self, dim, index, source)
     _index_copy_into(self._data, d, index, source)
     return self
@@ -462,6 +465,7 @@ def index_add(self, dim, index, source, *, alpha=1):
 
 @kernel("index_add_")
 def index_add_(self, dim, index, source, *, alpha=1):
+    check_no_internal_overlap(self._data)
     d = ix.index_add_check(self, dim, index, source)
     _index_add_into(self._data, d, index, source, alpha)
     return self

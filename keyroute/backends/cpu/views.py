@@ -15,7 +15,7 @@ import numpy as np
 
 from ...aten import views as g
 from ...aten._shape import wrap_dim
-from ...tensor._tensor import Tensor, make_tensor
+from ...tensor._tensor import Tensor, _root_array, make_tensor
 from ._kernel import kernel
 
 _as_strided = np.lib.stride_tricks.as_strided
@@ -167,12 +167,25 @@ def slice_Tensor(self, dim=0, start=None, end=None, step=1):
     d = dim if 0 <= dim < n else wrap_dim(dim, n)
     lo, hi = g.slice_bounds(a.shape[d], start, end, step)
     v = a[lo:hi:step] if d == 0 else a[(_FULL,) * d + (slice(lo, hi, step),)]
-    if lo == hi and step != 1:
-        # NumPy keeps the old stride on an empty slice; PyTorch multiplies it by step.
+    if lo == hi:
         st = list(_elem_strides(v))
-        st[d] *= step
-        v = _restride(v, v.shape, tuple(st))
+        if step != 1:
+            # NumPy keeps the old stride on an empty slice; PyTorch multiplies it by step.
+            st[d] *= step
+        # NumPy does not move an empty slice's start; PyTorch's storage offset does move.
+        v = _empty_view_at(a, v.shape, tuple(st), self.storage_offset() + lo * self.stride(d))
     return _view(self, v)
+
+
+def _empty_view_at(a: np.ndarray, shape: tuple[int, ...], stride: tuple[int, ...],
+                   offset: int) -> np.ndarray:  # fmt: skip
+    """A zero-size view of a's storage starting at element `offset` (PyTorch's geometry)."""
+    root = _root_array(a)
+    item = a.itemsize
+    if root.dtype != a.dtype or not root.flags.c_contiguous or offset * item > root.nbytes:
+        return _restride(a, shape, stride)
+    return np.ndarray(shape, a.dtype, buffer=root, offset=offset * item,
+                      strides=tuple(s * item for s in stride))  # fmt: skip
 
 
 def _split_arrays(a: np.ndarray, d: int, lengths: list[int]) -> list[np.ndarray]:

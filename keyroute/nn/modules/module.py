@@ -421,14 +421,29 @@ class Module:
                     )
                     continue
                 if assign:
+                    # The module takes the checkpoint's tensor itself (its storage, dtype and
+                    # device): how a meta-built model gets real weights without a copy.
                     if name in mod._parameters:
-                        new = value if isinstance(value, Parameter) else Parameter(
-                            value, requires_grad=current.requires_grad
-                        )
-                        mod._parameters[name] = new
+                        if isinstance(value, Parameter):
+                            value.requires_grad_(current.requires_grad)
+                        else:
+                            value = Parameter(value, requires_grad=current.requires_grad)
+                        mod._parameters[name] = value
                     else:
                         mod._buffers[name] = value
                 else:
+                    if current.is_meta and not value.is_meta:
+                        import warnings
+
+                        warnings.warn(
+                            f"for {key}: copying from a non-meta parameter in the checkpoint to a "
+                            f"meta parameter in the current model, which is a no-op. (Did you "
+                            f"mean to pass `assign=True` to assign items in the state dictionary "
+                            f"to their corresponding key in the module instead of copying them "
+                            f"in place?)",
+                            UserWarning,
+                            stacklevel=2,
+                        )
                     with no_grad():
                         current.copy_(value)
         unexpected = [k for k in state_dict if k not in expected]
@@ -523,10 +538,23 @@ class Module:
         return self._apply(convert)
 
     def to_empty(self, *, device: Any, recurse: bool = True) -> Module:
-        """Move parameters and buffers to `device` without copying their data (uninitialised)."""
+        """Move parameters and buffers to `device` without copying their data (uninitialised
+        storage of the same shape, dtype and strides; `requires_grad` kept): how a model built
+        under `keyroute.device("meta")` gets memory. `recurse=False`: this module's own only."""
         from ..._creation import empty_like
 
-        return self._apply(lambda t: empty_like(t, device=device))
+        def fn(t: Tensor) -> Tensor:
+            return empty_like(t, device=device)
+
+        if recurse:
+            return self._apply(fn)
+        children = self._modules
+        object.__setattr__(self, "_modules", OrderedDict())
+        try:
+            self._apply(fn)
+        finally:
+            object.__setattr__(self, "_modules", children)
+        return self
 
     def cpu(self) -> Module:
         return self.to("cpu")
