@@ -325,8 +325,10 @@ def _backend_kernel(opdef: CustomOpDef, device_type: str | None) -> Callable[...
     fns = opdef._backend_fns
     disabled = opdef._disabled_kernel
     # One tensor out and no list arguments: the aliasing check is written out below.
-    simple = len(schema.returns) == 1 and schema.returns[0].kind == TENSOR and not any(
-        a.kind in (TENSOR_LIST, OPT_TENSOR_LIST) for a in schema.arguments
+    simple = (
+        len(schema.returns) == 1
+        and schema.returns[0].kind == TENSOR
+        and not any(a.kind in (TENSOR_LIST, OPT_TENSOR_LIST) for a in schema.arguments)
     )
 
     def kernel(*args: Any, **kwargs: Any) -> Any:
@@ -343,9 +345,13 @@ def _backend_kernel(opdef: CustomOpDef, device_type: str | None) -> Callable[...
             for a in args:
                 if isinstance(a, Tensor):
                     ad = a._data
-                    if a is result or ad is data or (
-                        (base is not None or getattr(ad, "base", None) is not None)
-                        and _storage_of(ad) is _storage_of(data)
+                    if (
+                        a is result
+                        or ad is data
+                        or (
+                            (base is not None or getattr(ad, "base", None) is not None)
+                            and _storage_of(ad) is _storage_of(data)
+                        )
                     ):
                         _raise_alias(opdef, fn)
             return result
@@ -576,7 +582,7 @@ def _make_autograd_function(opdef: CustomOpDef) -> Any:
         if opdef._setup_context_fn is not None:
             # Arguments left at their defaults are filled in for the user, as PyTorch does.
             full = list(args) + [
-                p.default_value for p in positional[len(args):] if p.has_default_value()
+                p.default_value for p in positional[len(args) :] if p.has_default_value()
             ]
             kwargs = dict(meta.kwargs)
             for p in schema.arguments:

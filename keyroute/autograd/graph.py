@@ -49,10 +49,16 @@ class SavedTensor:
             self.requires_grad = False
             return
         vc = t._vc
+        self.requires_grad = bool(t._ks & REQUIRES_GRAD_BIT)
+        if not is_output:
+            # No counter yet means version 0; the tensor gets one (shared with any later view)
+            # when first written, so a later write is still seen at unpack.
+            self.version = vc.version if vc is not None else 0
+            self.tensor = t
+            return
         if vc is None:
             vc = version_counter(t)
         self.version = vc.version
-        self.requires_grad = bool(t._ks & REQUIRES_GRAD_BIT)
         if is_output:
             alias = make_tensor(t._data, t._dtype, t._ks & ~REQUIRES_GRAD_BIT, type(t))
             alias._vc = vc

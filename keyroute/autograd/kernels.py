@@ -25,7 +25,7 @@ from ..dispatcher.tls import AUTOGRAD_WITH_INPLACE_OR_VIEW, redispatch_below_ad_
 from ..dispatcher.tls import state as _tls
 from ._meta import AutogradMeta
 from .derivatives import DERIVATIVES, Derivative
-from .graph import SavedTensor, grad_accumulator, gradient_edge, set_history
+from .graph import SavedTensor, _sequence, grad_accumulator, gradient_edge, set_history
 from .nodes import CopySlices, make_node_class
 
 __all__ = ["AutogradKernel", "register_all"]
@@ -192,35 +192,48 @@ class AutogradKernel(LayerKernel):
         diff_outputs = self.entry.differentiable_outputs
         single_output = diff_outputs == frozenset({0})
         state = _tls
+        new_node = object.__new__
+        next_sequence = _sequence.__next__
 
         def autograd_call(*args: Any, **kwargs: Any) -> Any:
             if len(args) < min_positional or not state.grad_enabled:
                 return general(*args, **kwargs)
             edges = []
+            metadata = []
             requires_grad = False
             for i in index:
                 t = args[i]
-                if getattr(t, "_ks", 0) & REQUIRES_GRAD_BIT:
+                t_ks = getattr(t, "_ks", None)
+                if t_ks is None:  # an absent optional tensor
+                    edges.append(_NO_EDGE)
+                    metadata.append(None)
+                    continue
+                metadata.append((t._data.shape, t._dtype))
+                if t_ks & REQUIRES_GRAD_BIT:
                     requires_grad = True
                     ag = t._ag
                     if ag is not None and ag.grad_fn is not None:
                         edges.append((ag.grad_fn, ag.output_nr))
-                    else:
-                        edges.append((grad_accumulator(t), 0))
+                    else:  # a leaf: its (cached) AccumulateGrad
+                        acc = ag.grad_accumulator if ag is not None else None
+                        edges.append((acc if acc is not None else grad_accumulator(t), 0))
                 else:
                     edges.append(_NO_EDGE)
             if not requires_grad:
                 return general(*args, **kwargs)
-            node = node_class(tuple(edges))
-            node.input_metadata = [
-                (t._data.shape, t._dtype) if hasattr(t, "_ks") else None
-                for t in [args[i] for i in index]
-            ]
+            # The node, built without its __init__ frame (FormulaNode.__init__ does the same).
+            node = new_node(node_class)
+            node.next_edges = tuple(edges)
+            node.sequence_nr = next_sequence()
+            node.saved = saved = {}
+            node.input_metadata = metadata
             if save_args:
-                saved = node.saved
                 n_args = len(args)
                 for name, i, default in save_args:
-                    v = args[i] if i < n_args else (kwargs.get(name, default) if kwargs else default)
+                    if i >= n_args and not kwargs:
+                        saved[name] = default  # not passed: its (non-tensor) default
+                        continue
+                    v = args[i] if i < n_args else kwargs.get(name, default)
                     if hasattr(v, "_ks"):
                         saved[name] = SavedTensor(v)
                     elif isinstance(v, (list, tuple)) and v and hasattr(v[0], "_ks"):

@@ -30,7 +30,7 @@ from ..tensor.layout import layout as _layout_cls
 from ..tensor.layout import memory_format as _memory_format_cls
 from ..tensor.dtype import _default_dtype
 from ..tensor.dtype import dtype as _dtype_cls
-from ..tensor.meta_array import MetaArray, new_meta_array
+from ..tensor.meta_array import MetaArray, MetaStorage, new_meta_array
 
 __all__ = ["register_all", "meta_lib", "cache_info", "cache_clear", "set_cache_enabled"]
 
@@ -189,39 +189,59 @@ def _cached_kernel(op: OpOverload, fn: Callable[..., Any]) -> Callable[..., Any]
     def kernel(*args: Any, **kwargs: Any) -> Any:
         if not enabled[0]:
             return fn(*args, **kwargs)
+        key = [default_dtype[0]]
+        append = key.append
+        has_tensor = False
         try:
-            key = [default_dtype[0]]
-            has_tensor = False
             for a in args:
                 if isinstance(a, Tensor):
                     d = a._data
                     if d.__class__ is not MetaArray:
                         raise _Uncacheable
-                    key.append((d.shape, d.stride, d.offset, d.storage_nbytes, a._dtype, a._ks,
-                                a.__class__))  # fmt: skip
+                    append((d.shape, d.stride, d.offset, d.storage_nbytes, a._dtype, a._ks,
+                            a.__class__))  # fmt: skip
                     has_tensor = True
                 else:
-                    k = _key(a)
-                    key.append(k)
-                    if not has_tensor and k[0] in (list, tuple):
-                        has_tensor = any(isinstance(x, Tensor) for x in a)
+                    cls = a.__class__
+                    if cls in _ATOMS:
+                        append((cls, a))
+                    else:
+                        append(_key(a))
+                        if not has_tensor and (cls is list or cls is tuple):
+                            has_tensor = any(isinstance(x, Tensor) for x in a)
             if kwargs:
                 for name in sorted(kwargs):
                     v = kwargs[name]
-                    key.append((name, _key(v)))
+                    append((name, _key(v)))
                     if isinstance(v, Tensor):
                         has_tensor = True
             if not has_tensor:
                 raise _Uncacheable
-            key = tuple(key)
         except _Uncacheable:
             stats["bypasses"] += 1
             return fn(*args, **kwargs)
+        key = tuple(key)
         entry = cache.get(key)
-        if entry is not None:
-            stats["hits"] += 1
-            return _rebuild(entry, args, kwargs)
-        return _miss(fn, cache, key, args, kwargs, views)
+        if entry is None:
+            return _miss(fn, cache, key, args, kwargs, views)
+        stats["hits"] += 1
+        if entry[0] == "new":  # the common case, inline (see _rebuild)
+            shape, stride, npdt, offset, nbytes, dt, ks, cls = entry[1]
+            m = _new(MetaArray)
+            m.shape = shape
+            m.stride = stride
+            m.dtype = npdt
+            m.offset = offset
+            m.storage_nbytes = nbytes
+            storage = m.storage = _new(MetaStorage)
+            storage.nbytes = nbytes
+            t = _new(cls)
+            t._data = m
+            t._dtype = dt
+            t._ks = ks
+            t._ag = t._base = t._vc = None
+            return t
+        return _rebuild(entry, args, kwargs)
 
     kernel.__name__ = getattr(fn, "__name__", "meta")
     kernel.__qualname__ = f"meta[{op}]"

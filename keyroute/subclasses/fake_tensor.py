@@ -129,13 +129,15 @@ class _Bypass(Exception):
         self.reason = reason
 
 
-_fake_keys_by_device: dict[Device, int] = {}
+# Devices are interned (one object per type and index, never freed), so the hot paths key on
+# their identity: Device.__hash__ is a Python-level hash of a tuple.
+_fake_keys_by_device: dict[int, int] = {}
 
 
 def _fake_keys(device: Device) -> int:
-    ks = _fake_keys_by_device.get(device)
+    ks = _fake_keys_by_device.get(id(device))
     if ks is None:
-        ks = _fake_keys_by_device[device] = keys_for_device(device) | PYTHON_KEYS
+        ks = _fake_keys_by_device[id(device)] = keys_for_device(device) | PYTHON_KEYS
     return ks
 
 
@@ -361,7 +363,7 @@ class FakeTensorMode(TorchDispatchMode):
                                           else "constant")  # fmt: skip
                         d = a._data
                         parts.append((d.shape, d.stride, d.offset, d.storage_nbytes, a._dtype,
-                                      a.fake_device))  # fmt: skip
+                                      id(a.fake_device)))  # fmt: skip
                     else:
                         parts.append(self._key(a))
                 if kwargs:
@@ -375,6 +377,16 @@ class FakeTensorMode(TorchDispatchMode):
                 return self._dispatch(func, args, kwargs, None)
             if entry is not None:
                 FakeTensorMode.cache_hits += 1
+                if entry[0] == "new":  # the common case, inline
+                    shape, stride, npdt, offset, nbytes, dt, device = entry[1]
+                    f = _new(FakeTensor)
+                    f._data = new_meta_array(shape, stride, npdt, offset, nbytes)
+                    f._dtype = dt
+                    f._ks = _fake_keys_by_device[id(device)]
+                    f._ag = f._base = f._vc = None
+                    f.fake_mode = self
+                    f.fake_device = device
+                    return f
                 return self._rebuild(entry, args, kwargs)
             return self._dispatch(func, args, kwargs, key)
         return self._dispatch(func, args, kwargs, None)
@@ -389,7 +401,7 @@ class FakeTensorMode(TorchDispatchMode):
             if v.constant is not None:
                 raise _Bypass("constant")
             d = v._data
-            return (d.shape, d.stride, d.offset, d.storage_nbytes, v._dtype, v.fake_device)
+            return (d.shape, d.stride, d.offset, d.storage_nbytes, v._dtype, id(v.fake_device))
         if cls is list or cls is tuple:
             return (cls, tuple([self._key(x) for x in v]))
         if isinstance(v, Tensor):

@@ -32,7 +32,13 @@ from ..dispatcher.keys import DispatchKey
 from ..dispatcher.operator import OpOverload
 from ..tensor._tensor import Tensor
 
-__all__ = ["opcheck", "OpCheckError", "DEFAULT_TEST_UTILS", "ALL_TEST_UTILS", "MetadataMismatchError"]
+__all__ = [
+    "opcheck",
+    "OpCheckError",
+    "DEFAULT_TEST_UTILS",
+    "ALL_TEST_UTILS",
+    "MetadataMismatchError",
+]
 
 DEFAULT_TEST_UTILS = (
     "test_schema",
@@ -119,7 +125,9 @@ def schema_check(op: OpOverload, args: tuple[Any, ...], kwargs: dict[str, Any]) 
 # -- test_autograd_registration ----------------------------------------------------------------
 
 
-def autograd_registration_check(op: OpOverload, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+def autograd_registration_check(
+    op: OpOverload, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> None:
     tensors = _flat((args, kwargs))
     if any(_is_abstract(t) for t in tensors):
         return
@@ -312,9 +320,7 @@ def opcheck(
 ) -> dict[str, Any]:
     """Run opcheck's tests on `op(*args, **kwargs)`; returns {test: "SUCCESS" | error}."""
     if (rtol is None) ^ (atol is None):
-        raise ValueError(
-            "opcheck(op, ...): if you specify one of rtol/atol, you must specify both"
-        )
+        raise ValueError("opcheck(op, ...): if you specify one of rtol/atol, you must specify both")
     kwargs = dict(kwargs or {})
     target = _resolve(op)
     if test_utils == "ALL":

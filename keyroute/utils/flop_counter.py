@@ -193,8 +193,7 @@ def sdpa_flop_count(query_shape: Any, key_shape: Any, value_shape: Any) -> int:
         )
     if h_q < h_kv or h_q % h_kv != 0:
         raise AssertionError(
-            f"sdpa_flop_count: query heads ({h_q}) must be a multiple of key/value heads "
-            f"({h_kv})"
+            f"sdpa_flop_count: query heads ({h_q}) must be a multiple of key/value heads ({h_kv})"
         )
     return bmm_flop((b * h_q, s_q, d_q), (b * h_q, d_q, s_k)) + bmm_flop(
         (b * h_q, s_q, s_k), (b * h_q, s_k, d_v)
@@ -298,8 +297,8 @@ class FlopCounterMode:
                           stacklevel=2)  # fmt: skip
         self.flop_registry = dict(flop_registry)
         for k, v in (custom_mapping or {}).items():
-            self.flop_registry[_packet_name(k)] = v if getattr(v, "_get_raw", False) else (
-                shape_wrapper(v)
+            self.flop_registry[_packet_name(k)] = (
+                v if getattr(v, "_get_raw", False) else (shape_wrapper(v))
             )
         self.mod_tracker = ModuleTracker()
 

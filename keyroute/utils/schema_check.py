@@ -153,9 +153,7 @@ class SchemaCheckMode(TorchDispatchMode):
                 continue
             name = "input" if p.name == "self" else p.name
             for j, o in enumerate(outs):
-                if op_name not in _UNSAFE_ALIASING and any(
-                    _overlaps(o, a) for a in _leaves(after)
-                ):
+                if op_name not in _UNSAFE_ALIASING and any(_overlaps(o, a) for a in _leaves(after)):
                     ret = schema.returns[j] if j < len(schema.returns) else None
                     if ret is None or not _may_alias(ret, p):
                         raise self._error(
@@ -174,9 +172,7 @@ class SchemaCheckMode(TorchDispatchMode):
                             f"return {p.name}.clone() instead",
                         )
             snaps = before[i]
-            if snaps is not None and any(
-                _mutated(t, s) for t, s in zip(_leaves(after), snaps)
-            ):
+            if snaps is not None and any(_mutated(t, s) for t, s in zip(_leaves(after), snaps)):
                 if not p.is_write:
                     raise self._error(
                         func,
