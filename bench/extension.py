@@ -86,17 +86,25 @@ def main() -> None:
         th_s = fmt_time(t_th) if t_th else "           -"
         print(f"{label:<40}{fmt_time(kr[key]):>12}{th_s:>12}   {ratio}")
     print()
-    print(f"keyroute custom op / its direct body: {kr['custom_op'] / kr['body']:.2f}x; "
-          f"mode overhead per op: {(kr['add_under_mode'] - kr['add']) * 1e6:.2f} µs")  # fmt: skip
+    print(
+        f"keyroute custom op / its direct body: {kr['custom_op'] / kr['body']:.2f}x; "
+        f"mode overhead per op: {(kr['add_under_mode'] - kr['add']) * 1e6:.2f} µs"
+    )
     if th:
-        print(f"PyTorch  custom op / its direct body: {th['custom_op'] / th['body']:.2f}x; "
-              f"mode overhead per op: {(th['add_under_mode'] - th['add']) * 1e6:.2f} µs")  # fmt: skip
+        print(
+            f"PyTorch  custom op / its direct body: {th['custom_op'] / th['body']:.2f}x; "
+            f"mode overhead per op: {(th['add_under_mode'] - th['add']) * 1e6:.2f} µs"
+        )
         c = kr["custom_op"] / th["custom_op"]
         m = kr["add_under_mode"] / th["add_under_mode"]
-        print(f"custom op call vs PyTorch's:   {c:.2f}x (target <= 0.30x) "
-              f"{'OK' if c <= 0.3 else 'MISSED'}")  # fmt: skip
-        print(f"op under passthrough mode vs PyTorch's: {m:.2f}x (target <= 0.50x) "
-              f"{'OK' if m <= 0.5 else 'MISSED'}")  # fmt: skip
+        print(
+            f"custom op call vs PyTorch's:   {c:.2f}x (target <= 0.30x) "
+            f"{'OK' if c <= 0.3 else 'MISSED'}"
+        )
+        print(
+            f"op under passthrough mode vs PyTorch's: {m:.2f}x (target <= 0.50x) "
+            f"{'OK' if m <= 0.5 else 'MISSED'}"
+        )
 
 
 if __name__ == "__main__":

@@ -48,6 +48,7 @@ def _cmd_keys(args: argparse.Namespace) -> int:
 
 def _find(name: str):  # noqa: ANN202
     import keyroute  # noqa: F401  (registers every operator)
+
     from .dispatcher.operator import find_op
 
     op = find_op(_qualify(name))
@@ -74,6 +75,7 @@ def _cmd_dump(args: argparse.Namespace) -> int:
 
 def _cmd_schema(args: argparse.Namespace) -> int:
     import keyroute  # noqa: F401
+
     from .dispatcher.operator import all_ops
 
     target = _qualify(args.op)

@@ -142,6 +142,8 @@ def _make_python_key(op: Any, after: int, arity: int) -> Any:
                 stack.append(mode)
                 include, mask = st.im
                 st.im = (include | PYTHON_KEYS, mask)
+                if not st.include & PYTHON_KEYS:  # a mode entered and left in the handler
+                    st.include |= PYTHON_KEYS
         if not types:
             return op._redispatch(after, *args, **kwargs)
         for cls in types:

@@ -43,7 +43,9 @@ def mismatch(expected: Any, got: Any, where: str = "") -> str | None:
             if e != g and not (isinstance(e, str) and isinstance(g, str) and g.startswith(e)):
                 return f"{where}: message\n  {g!r}\ndoes not start with PyTorch's\n  {e!r}"
             rest = {k: v for k, v in expected.items() if k not in ("error", "msg")}
-            return mismatch(rest, {k: v for k, v in got.items() if k not in ("error", "msg")}, where)
+            return mismatch(
+                rest, {k: v for k, v in got.items() if k not in ("error", "msg")}, where
+            )
         if set(expected) != set(got):
             return f"{where}: keys {sorted(got)} != {sorted(expected)}"
         for k in expected:

@@ -71,7 +71,9 @@ def main(argv: list[str] | None = None) -> int:
         else:
             with open(path, "w", encoding="utf-8") as f:
                 f.write(text)
-            errors = [k for k, v in results.items() if isinstance(v, dict) and "__case_error__" in v]
+            errors = [
+                k for k, v in results.items() if isinstance(v, dict) and "__case_error__" in v
+            ]
             print(f"wrote {path}: {len(results)} cases; torch raised in {errors}")
     return status
 

@@ -9,6 +9,7 @@ imports no torch, so both sides are encoded identically. Strings are recorded wi
 spelled "keyroute." and object addresses removed. Needs torch==2.13.0.
 """
 
+# ruff: noqa: E501  (the case table: one program per line reads best)
 from __future__ import annotations
 
 import json

@@ -6,3 +6,27 @@ every aten operator (backends register their kernels afterwards).
 
 from . import core, elementwise, views, reductions, indexing, assembly, linalg, nn  # noqa: F401
 from . import conv_backward  # noqa: F401
+
+
+def _register_backend_select() -> None:
+    """A BackendSelect kernel for every factory (TensorOptions and no tensor argument), as
+    PyTorch generates them: the device argument picks the backend kernel."""
+    from ..dispatcher.keys import DispatchKey
+    from ..dispatcher.operator import all_ops
+    from .core import _backend_select
+
+    for op in all_ops():
+        schema = op._schema
+        if schema is None or op.namespace != "aten":
+            continue
+        names = {a.name for a in schema.arguments}
+        if (
+            "device" in names
+            and "pin_memory" in names
+            and not any(a.kind for a in schema.arguments)
+            and not op.has_kernel_for_dispatch_key(DispatchKey.BackendSelect)
+        ):
+            _backend_select(op.qualified_name().split("::", 1)[1])
+
+
+_register_backend_select()

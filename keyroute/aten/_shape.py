@@ -12,7 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..tensor.meta_array import contiguous_strides
+from ..tensor.meta_array import (  # noqa: F401  (re-exported: geometry helpers)
+    contiguous_strides,
+    is_channels_last_strides,
+    is_contiguous_strides,
+)
 
 __all__ = [
     "broadcast_shapes",
@@ -159,36 +163,6 @@ def compute_view_stride(
     if view_d != -1:
         return None
     return tuple(newstride)
-
-
-def is_contiguous_strides(shape: Sequence[int], strides: Sequence[int]) -> bool:
-    """PyTorch's is_contiguous: size-1 dimensions' strides do not matter; empty is contiguous."""
-    if 0 in shape:
-        return True
-    expected = 1
-    for size, stride in zip(reversed(tuple(shape)), reversed(tuple(strides))):
-        if size != 1:
-            if stride != expected:
-                return False
-            expected *= size
-    return True
-
-
-def is_channels_last_strides(shape: Sequence[int], strides: Sequence[int]) -> bool:
-    if len(shape) != 4:
-        return False
-    n, c, h, w = shape
-    expected = 1
-    for d in (1, 3, 2, 0):
-        size = shape[d]
-        if size == 0:
-            return True
-        if size != 1:
-            if strides[d] != expected:
-                return False
-            expected *= size
-    del n, c, h, w
-    return True
 
 
 def elementwise_strides(

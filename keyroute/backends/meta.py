@@ -26,10 +26,10 @@ from ..dispatcher.operator import OpOverload
 from ..library import Library
 from ..tensor._tensor import Tensor
 from ..tensor.device import Device
-from ..tensor.layout import layout as _layout_cls
-from ..tensor.layout import memory_format as _memory_format_cls
 from ..tensor.dtype import _default_dtype
 from ..tensor.dtype import dtype as _dtype_cls
+from ..tensor.layout import layout as _layout_cls
+from ..tensor.layout import memory_format as _memory_format_cls
 from ..tensor.meta_array import MetaArray, MetaStorage, new_meta_array
 
 __all__ = ["register_all", "meta_lib", "cache_info", "cache_clear", "set_cache_enabled"]
@@ -100,7 +100,10 @@ def _key(v: Any) -> Any:
     if cls in _ATOMS:
         return (cls, v)
     if cls is list or cls is tuple:
-        return (cls, tuple([_key(x) for x in v]))
+        for x in v:
+            if x.__class__ is not int:
+                return (cls, tuple([_key(x) for x in v]))
+        return (cls, tuple(v))  # sizes, dims: all ints (the common case)
     raise _Uncacheable  # generators, callables, anything whose identity may matter
 
 

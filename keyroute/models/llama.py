@@ -107,7 +107,8 @@ class DecoderLayer(Module):
         super().__init__()
         self.input_layernorm = RMSNorm(cfg.hidden, eps=cfg.norm_eps, device=device, dtype=dtype)
         self.self_attn = Attention(cfg, device, dtype)
-        self.post_attention_layernorm = RMSNorm(cfg.hidden, eps=cfg.norm_eps, device=device, dtype=dtype)
+        self.post_attention_layernorm = RMSNorm(cfg.hidden, eps=cfg.norm_eps, device=device,
+                                                dtype=dtype)  # fmt: skip
         self.mlp = MLP(cfg, device, dtype)
 
     def forward(self, x: Tensor, cos: Tensor, sin: Tensor) -> Tensor:
@@ -130,7 +131,8 @@ class Llama(Module):
     def rotary(self, seq: int, like: Tensor) -> tuple[Tensor, Tensor]:
         cfg = self.config
         d = cfg.head_dim
-        inv = 1.0 / (cfg.rope_theta ** (_creation.arange(0, d, 2, dtype=like.dtype, device=like.device) / d))
+        even = _creation.arange(0, d, 2, dtype=like.dtype, device=like.device)
+        inv = 1.0 / (cfg.rope_theta ** (even / d))
         t = _creation.arange(seq, dtype=like.dtype, device=like.device)
         freqs = t[:, None] * inv[None, :]
         emb = _creation_cat((freqs, freqs))

@@ -9,7 +9,19 @@ from ..tensor._tensor import Tensor, make_tensor
 __all__ = ["Parameter", "Buffer", "is_lazy"]
 
 
-class Parameter(Tensor):
+class _ParameterMeta(type):
+    """isinstance(t, Parameter) also holds for a tensor subclass instance (a FakeTensor) made
+    a parameter: it stays its own type, marked `_is_param` (as PyTorch's metaclass does)."""
+
+    def __instancecheck__(cls, instance: Any) -> bool:
+        if cls is Parameter and isinstance(instance, Tensor) and getattr(
+            instance, "_is_param", False
+        ):
+            return True
+        return super().__instancecheck__(instance)
+
+
+class Parameter(Tensor, metaclass=_ParameterMeta):
     """A tensor that is a module parameter (requires grad by default); shares `data`'s storage.
 
     >>> import keyroute
@@ -23,6 +35,19 @@ class Parameter(Tensor):
             from .._creation import empty
 
             data = empty(0)
+        if type(data) is not Tensor and not isinstance(data, Parameter) and type(data) is not cls:
+            # A tensor subclass (FakeTensor, a wrapper subclass) keeps its type.
+            t = data.detach().requires_grad_(requires_grad)
+            if type(t) is not type(data):
+                raise RuntimeError(
+                    f"Creating a Parameter from an instance of type {type(data).__name__} "
+                    "requires that detach() returns an instance of the same type, but return "
+                    f"type {type(t).__name__} was found instead. To use the type as a "
+                    "Parameter, please correct the detach() semantics defined by its "
+                    "__torch_dispatch__() implementation."
+                )
+            t._is_param = True
+            return t
         p = make_tensor(data._data, data._dtype, data._ks, cls)
         p._vc = data._vc
         if requires_grad:

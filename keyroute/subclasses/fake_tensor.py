@@ -13,7 +13,7 @@ FakeTensors. Output metadata is cached per operator and input metadata (Note [fa
 >>> type(h).__name__, tuple(h.shape)
 ('FakeTensor', (4, 128, 28672))
 
-Note [fake cache]: the key is the operator, the default dtype, and for each argument its
+Note [fake cache]: per operator, the key is the default dtype and for each argument its
 metadata (shape, strides, offset, storage size, dtype, device) or its value; the entry is each
 output's metadata and device, or for a view which argument's storage it aliases. Operators that
 write an argument, random operators, custom operators, calls with a non-fake tensor, a
@@ -58,8 +58,8 @@ _META_ONLY = key_bits(DispatchKey.Meta)
 #: A tensor made by `keyroute.tensor(...)` under the mode with at most this many elements keeps
 #: its value (PyTorch's constant), so that `.item()` on it works.
 CONSTANT_NUMEL_LIMIT = 1
-#: Entries before the shared cache is emptied (a loop over scalar values would grow it).
-CACHE_LIMIT = 8192
+#: Entries per operator before its table is emptied (a loop over scalar values would grow it).
+CACHE_LIMIT = 2048
 
 DispatchCacheInfo = namedtuple("DispatchCacheInfo", ["hits", "misses", "bypasses", "size"])
 
@@ -232,6 +232,18 @@ def _first_fake(args: Any, kwargs: dict[str, Any]) -> FakeTensor:
     raise AssertionError("FakeTensor.__torch_dispatch__ called without a FakeTensor argument")
 
 
+def _forget(memo: dict[int, Any], key: int) -> Any:
+    """A weakref callback dropping memo[key] if it still is the entry of the object that died
+    (its id may already name a newer object's entry)."""
+
+    def callback(ref: Any) -> None:
+        entry = memo.get(key)
+        if entry is not None and entry[0] is ref:
+            del memo[key]
+
+    return callback
+
+
 class FakeTensorConverter:
     """Real (or meta, or another mode's fake) tensors to FakeTensors, memoised per tensor:
     converting the same tensor twice gives the same FakeTensor, and views of one storage
@@ -253,8 +265,10 @@ class FakeTensorConverter:
             base = self.from_real_tensor(fake_mode, t._base)
         data = t._data
         if isinstance(data, MetaArray):
-            storage = base._data.storage if base is not None else self._storage(data.storage,
-                                                                               data.storage_nbytes)  # fmt: skip
+            if base is not None:
+                storage = base._data.storage
+            else:
+                storage = self._storage(data.storage, data.storage_nbytes)
             meta = new_meta_array(data.shape, data.stride, data.dtype, data.offset,
                                   data.storage_nbytes, storage)  # fmt: skip
         else:
@@ -274,7 +288,7 @@ class FakeTensorConverter:
         if t._ks & REQUIRES_GRAD_BIT:
             f.requires_grad_(True)
         try:
-            ref = weakref.ref(t, lambda _r, k=id(t), memo=self.tensor_memo: memo.pop(k, None))
+            ref = weakref.ref(t, _forget(self.tensor_memo, id(t)))
         except TypeError:
             return f
         self.tensor_memo[id(t)] = (ref, f)
@@ -286,8 +300,7 @@ class FakeTensorConverter:
             return hit[1]
         s = MetaStorage(nbytes)
         try:
-            ref = weakref.ref(real_storage, lambda _r, k=id(real_storage),
-                              memo=self.storage_memo: memo.pop(k, None))  # fmt: skip
+            ref = weakref.ref(real_storage, _forget(self.storage_memo, id(real_storage)))
         except TypeError:
             return s
         self.storage_memo[id(real_storage)] = (ref, s)
@@ -297,8 +310,8 @@ class FakeTensorConverter:
 class FakeTensorMode(TorchDispatchMode):
     """Run every operator on metadata only; results are FakeTensors (torch's FakeTensorMode)."""
 
-    # The dispatch cache is shared by every mode, as PyTorch's.
-    cache: dict[Any, Any] = {}
+    # The dispatch cache is shared by every mode, as PyTorch's (one table per operator, kept
+    # on the operator: see _op_cache).
     cache_hits = 0
     cache_misses = 0
     cache_bypasses: dict[str, int] = {}
@@ -334,8 +347,9 @@ class FakeTensorMode(TorchDispatchMode):
     @classmethod
     def cache_info(cls) -> DispatchCacheInfo:
         """Hits, misses, bypasses by reason and entries of the shared dispatch cache."""
+        size = sum(len(c) for c in _op_caches.values())
         return DispatchCacheInfo(FakeTensorMode.cache_hits, FakeTensorMode.cache_misses,
-                                 dict(FakeTensorMode.cache_bypasses), len(FakeTensorMode.cache))  # fmt: skip
+                                 dict(FakeTensorMode.cache_bypasses), size)  # fmt: skip
 
     @classmethod
     def cache_clear(cls) -> None:
@@ -343,7 +357,8 @@ class FakeTensorMode(TorchDispatchMode):
         FakeTensorMode.cache_hits = 0
         FakeTensorMode.cache_misses = 0
         FakeTensorMode.cache_bypasses = {}
-        FakeTensorMode.cache.clear()
+        for c in _op_caches.values():
+            c.clear()
 
     def __enter__(self) -> FakeTensorMode:
         return super().__enter__()  # type: ignore[return-value]
@@ -355,7 +370,15 @@ class FakeTensorMode(TorchDispatchMode):
         if self.cache_enabled:
             # The hot path (Note [fake cache]): key straight from the fake arguments.
             try:
-                parts: list[Any] = [func, _default_dtype[0]]
+                cache = func._fake_cache
+            except AttributeError:
+                cache = _op_cache(func)
+            if _META_ONLY not in func._rcache:
+                # A registration since the last miss dropped the operator's dispatch caches:
+                # its Meta kernel may have changed, so may its results.
+                cache.clear()
+            try:
+                parts: list[Any] = [_default_dtype[0]]
                 for a in args:
                     if a.__class__ is FakeTensor:
                         if a.fake_mode is not self or a.constant is not None:
@@ -370,11 +393,10 @@ class FakeTensorMode(TorchDispatchMode):
                     for name in sorted(kwargs):
                         parts.append((name, self._key(kwargs[name])))
                 key = tuple(parts)
-                entry = FakeTensorMode.cache.get(key)
+                entry = cache.get(key)
             except _Bypass as b:
-                FakeTensorMode.cache_bypasses[b.reason] = FakeTensorMode.cache_bypasses.get(
-                    b.reason, 0) + 1  # fmt: skip
-                return self._dispatch(func, args, kwargs, None)
+                _bypass(b.reason)
+                return self._dispatch(func, args, kwargs, None, None)
             if entry is not None:
                 FakeTensorMode.cache_hits += 1
                 if entry[0] == "new":  # the common case, inline
@@ -388,8 +410,8 @@ class FakeTensorMode(TorchDispatchMode):
                     f.fake_device = device
                     return f
                 return self._rebuild(entry, args, kwargs)
-            return self._dispatch(func, args, kwargs, key)
-        return self._dispatch(func, args, kwargs, None)
+            return self._dispatch(func, args, kwargs, key, cache)
+        return self._dispatch(func, args, kwargs, None, None)
 
     def _key(self, v: Any) -> Any:
         cls = v.__class__
@@ -403,7 +425,10 @@ class FakeTensorMode(TorchDispatchMode):
             d = v._data
             return (d.shape, d.stride, d.offset, d.storage_nbytes, v._dtype, id(v.fake_device))
         if cls is list or cls is tuple:
-            return (cls, tuple([self._key(x) for x in v]))
+            for x in v:
+                if x.__class__ is not int:
+                    return (cls, tuple([self._key(x) for x in v]))
+            return (cls, tuple(v))  # sizes, dims: all ints (the common case)
         if isinstance(v, Tensor):
             raise _Bypass("non-fake tensor")
         raise _Bypass("unhashable argument")
@@ -424,8 +449,8 @@ class FakeTensorMode(TorchDispatchMode):
             return entry[1]
         return tag(self._rebuild(e, args, kwargs) for e in entry[1])
 
-    def _dispatch(self, func: Any, args: tuple[Any, ...], kwargs: dict[str, Any],
-                  key: Any) -> Any:  # fmt: skip
+    def _dispatch(self, func: Any, args: tuple[Any, ...], kwargs: dict[str, Any], key: Any,
+                  cache: dict[Any, Any] | None) -> Any:  # fmt: skip
         """The full path: checks, conversion to meta, the Meta kernel, wrapping (and caching
         when `key` is given and the call can be cached)."""
         name = func.qualified_name()
@@ -481,12 +506,14 @@ class FakeTensorMode(TorchDispatchMode):
         except _Bypass as b:
             _bypass(b.reason)
         else:
-            if len(FakeTensorMode.cache) >= CACHE_LIMIT:
-                FakeTensorMode.cache.clear()
-            FakeTensorMode.cache[key] = entry
+            assert cache is not None
+            if len(cache) >= CACHE_LIMIT:
+                cache.clear()
+            cache[key] = entry
         return self._wrap(out, device, metas)
 
-    def _validate(self, func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[FakeTensor]:
+    def _validate(self, func: Any, args: tuple[Any, ...],
+                  kwargs: dict[str, Any]) -> list[FakeTensor]:  # fmt: skip
         """The fake tensor arguments (lists flattened); a real or foreign fake tensor is an
         error unless allow_non_fake_inputs (then it is converted, in place in the lists)."""
         fakes: list[FakeTensor] = []
@@ -618,6 +645,18 @@ def _indexed(device: Device) -> Device:
 def _has_mask_index(args: tuple[Any, ...]) -> bool:
     indices = args[1] if len(args) > 1 else ()
     return any(isinstance(t, Tensor) and t._dtype.name in ("bool", "uint8") for t in indices or ())
+
+
+_op_caches: dict[int, dict[Any, Any]] = {}
+
+
+def _op_cache(func: Any) -> dict[Any, Any]:
+    """The operator's table in the dispatch cache, kept on the operator object so that the hot
+    path finds it without hashing the operator (OpOverload.__hash__ is Python-level)."""
+    cache: dict[Any, Any] = {}
+    func._fake_cache = cache
+    _op_caches[id(func)] = cache
+    return cache
 
 
 def _bypass(reason: str) -> None:

@@ -22,7 +22,9 @@ from ..dispatcher.keyset import REQUIRES_GRAD_BIT, VISIBLE_MASK, key_bits, keyse
 from .device import DEVICE_TYPES, Device
 from .dtype import dtype as _dtype_cls
 from .dtype import to_dtype
-from .meta_array import MetaArray
+from .layout import memory_format as memory_format_cls
+from .layout import to_memory_format
+from .meta_array import MetaArray, is_channels_last_strides, is_contiguous_strides
 
 __all__ = ["Tensor", "Size", "CPU_KEYS", "META_KEYS", "make_tensor", "wrap_cpu", "wrap_meta"]
 
@@ -247,10 +249,6 @@ class Tensor:
 
     def is_contiguous(self, memory_format: Any = None) -> bool:
         """Whether the strides are the row-major ones (or channels-last ones, if asked)."""
-        from ..aten._shape import is_contiguous_strides
-        from .layout import memory_format as memory_format_cls
-        from .layout import to_memory_format
-
         mf = None
         if memory_format is not None:
             mf = memory_format if isinstance(memory_format, memory_format_cls) else (
@@ -259,8 +257,6 @@ class Tensor:
         if self._data.size == 0:
             return True  # PyTorch: every empty tensor is contiguous, in every format
         if mf is not None and mf.name == "channels_last":
-            from ..aten._shape import is_channels_last_strides
-
             return is_channels_last_strides(self._data.shape, self.stride())
         return is_contiguous_strides(self._data.shape, self.stride())
 

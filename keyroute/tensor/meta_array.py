@@ -11,6 +11,8 @@ holds no elements and allocates nothing.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 __all__ = ["MetaArray", "MetaStorage", "contiguous_strides", "new_meta_array"]
@@ -35,6 +37,36 @@ def contiguous_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
         strides.append(acc)
         acc *= max(size, 1)
     return tuple(reversed(strides))
+
+
+def is_contiguous_strides(shape: Sequence[int], strides: Sequence[int]) -> bool:
+    """PyTorch's is_contiguous: size-1 dimensions' strides do not matter; empty is contiguous."""
+    if 0 in shape:
+        return True
+    expected = 1
+    for size, stride in zip(reversed(tuple(shape)), reversed(tuple(strides))):
+        if size != 1:
+            if stride != expected:
+                return False
+            expected *= size
+    return True
+
+
+def is_channels_last_strides(shape: Sequence[int], strides: Sequence[int]) -> bool:
+    if len(shape) != 4:
+        return False
+    n, c, h, w = shape
+    expected = 1
+    for d in (1, 3, 2, 0):
+        size = shape[d]
+        if size == 0:
+            return True
+        if size != 1:
+            if strides[d] != expected:
+                return False
+            expected *= size
+    del n, c, h, w
+    return True
 
 
 class MetaArray:

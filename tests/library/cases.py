@@ -37,7 +37,9 @@ def norm(text: str) -> str:
     """Messages and dumps with the library's own names and file locations taken out."""
     text = _MODULE.sub("<module>", text)
     text = _SITE.sub("registered at <site>", text)
-    text = text.replace("keyroute.tensor._tensor.Tensor", "Tensor").replace("torch.Tensor", "Tensor")
+    text = text.replace("keyroute.tensor._tensor.Tensor", "Tensor").replace(
+        "torch.Tensor", "Tensor"
+    )
     text = re.sub(r"\btorch\.", "M.", text)
     text = re.sub(r"\bkeyroute\.", "M.", text)
     return text
@@ -55,7 +57,9 @@ def dump(M: Any, qualname: str) -> list[str]:  # noqa: N803
     """_dispatch_dump lines plus the table lines that are not builtin backend fallbacks."""
     lines = norm(M._C._dispatch_dump(qualname)).splitlines()
     table = norm(M._C._dispatch_dump_table(qualname)).splitlines()
-    return [ln for ln in lines if ln] + [ln for ln in table if not ln.endswith("[backend fallback]")]
+    return [ln for ln in lines if ln] + [
+        ln for ln in table if not ln.endswith("[backend fallback]")
+    ]
 
 
 def drop(M: Any, ns: str) -> None:  # noqa: N803
@@ -153,8 +157,10 @@ def _dumps(M: Any) -> Any:  # noqa: N803
     def cpu_only(x: T) -> T:
         return x.clone()
 
-    out = {n: [ln.replace(ns, "<ns>") for ln in dump(M, f"{ns}::{n}")]
-           for n in ("rms_norm", "store_kv", "cpu_only")}  # fmt: skip
+    out = {
+        n: [ln.replace(ns, "<ns>") for ln in dump(M, f"{ns}::{n}")]
+        for n in ("rms_norm", "store_kv", "cpu_only")
+    }
     drop(M, ns)
     return out
 
@@ -169,9 +175,11 @@ def _functional_dump(M: Any) -> Any:  # noqa: N803
     M.library.register_fake(f"{ns}::scale", lambda x, s: M.empty_like(x), lib=lib)
     out["after_fake"] = dump(M, f"{ns}::scale")
     M.library.register_autograd(
-        f"{ns}::scale", lambda ctx, g: (g * ctx.s, None),
-        setup_context=lambda ctx, inputs, output: setattr(ctx, "s", inputs[1]), lib=lib,
-    )  # fmt: skip
+        f"{ns}::scale",
+        lambda ctx, g: (g * ctx.s, None),
+        setup_context=lambda ctx, inputs, output: setattr(ctx, "s", inputs[1]),
+        lib=lib,
+    )
     out["after_autograd"] = dump(M, f"{ns}::scale")
     x = M.tensor([1.0, 2.0], requires_grad=True)
     y = getattr(M.ops, ns).scale(x, 3.0)
@@ -187,7 +195,9 @@ def _functional_dump(M: Any) -> Any:  # noqa: N803
     out["register_kernel"] = dump(M, f"{ns}::kernel_api")
     out["register_kernel_call"] = tlist(getattr(M.ops, ns).kernel_api(M.ones(2)))
     lib._destroy()
-    return {k: [ln.replace(ns, "<ns>") for ln in v] if k in DUMP_KEYS else v for k, v in out.items()}
+    return {
+        k: [ln.replace(ns, "<ns>") for ln in v] if k in DUMP_KEYS else v for k, v in out.items()
+    }
 
 
 DUMP_KEYS = ("after_impl", "after_fake", "after_autograd", "default_impl", "register_kernel")
@@ -228,8 +238,13 @@ def _seed(M: Any) -> Any:  # noqa: N803
         "store_returns": repr(r),
         "slots": cache.sum(dim=1).nonzero().flatten().tolist(),
         "cache_version": [v0, cache._version],
-        "meta_store": repr(ops.store_kv(M.zeros(8, 4, device="meta"), M.tensor([1], device="meta"),
-                                        M.ones(1, 4, device="meta"))),  # fmt: skip
+        "meta_store": repr(
+            ops.store_kv(
+                M.zeros(8, 4, device="meta"),
+                M.tensor([1], device="meta"),
+                M.ones(1, 4, device="meta"),
+            )
+        ),
     }
     drop(M, ns)
     return out
@@ -250,7 +265,11 @@ def _versions(M: Any) -> Any:  # noqa: N803
     after_one = [a._version, b._version, c._version]
     getattr(M.ops, ns).write_two(a, b, c=c)
     drop(M, ns)
-    return {"before": before, "after_one": after_one, "after_two": [a._version, b._version, c._version]}
+    return {
+        "before": before,
+        "after_one": after_one,
+        "after_two": [a._version, b._version, c._version],
+    }
 
 
 @case("call/autograd")
@@ -535,11 +554,21 @@ def _error_cases(M: Any, ns: str) -> dict[str, Callable[[], Any]]:  # noqa: N803
 
 
 ERROR_NAMES = [
-    "no_fake_meta", "no_fake_fake", "mutates_unknown", "mutates_non_tensor", "mutates_bad_string",
-    "fake_returns_one_of_two", "fake_returns_two_of_one", "output_aliases_input",
-    "output_is_view_of_input", "autograd_on_mutable", "autograd_on_no_returns",
-    "kwarg_only_tensor", "schema_mutates_mismatch", "device_types_without_tensors",
-]  # fmt: skip
+    "no_fake_meta",
+    "no_fake_fake",
+    "mutates_unknown",
+    "mutates_non_tensor",
+    "mutates_bad_string",
+    "fake_returns_one_of_two",
+    "fake_returns_two_of_one",
+    "output_aliases_input",
+    "output_is_view_of_input",
+    "autograd_on_mutable",
+    "autograd_on_no_returns",
+    "kwarg_only_tensor",
+    "schema_mutates_mismatch",
+    "device_types_without_tensors",
+]
 
 
 def _error_case(name: str) -> Callable[[Any], Any]:
@@ -561,8 +590,10 @@ for _n in ERROR_NAMES:
 
 
 def _opcheck_result(r: dict[str, Any]) -> dict[str, Any]:
-    return {k: v if v == "SUCCESS" else {"error": type(v).__name__, "msg": norm(str(v))}
-            for k, v in r.items()}  # fmt: skip
+    return {
+        k: v if v == "SUCCESS" else {"error": type(v).__name__, "msg": norm(str(v))}
+        for k, v in r.items()
+    }
 
 
 def _opcheck_ops(M: Any, ns: str) -> dict[str, tuple[Any, tuple[Any, ...]]]:  # noqa: N803
@@ -580,7 +611,9 @@ def _opcheck_ops(M: Any, ns: str) -> dict[str, tuple[Any, tuple[Any, ...]]]:  # 
         x, y = ctx.saved_tensors
         return g * y, g * x
 
-    good.register_autograd(bw, setup_context=lambda ctx, inputs, output: ctx.save_for_backward(*inputs))
+    good.register_autograd(
+        bw, setup_context=lambda ctx, inputs, output: ctx.save_for_backward(*inputs)
+    )
 
     @C(f"{ns}::undeclared_mutation", mutates_args=())
     def undeclared(x: T) -> T:
@@ -648,18 +681,28 @@ def _opcheck(M: Any) -> Any:  # noqa: N803
     out = {}
     for name, (op, args) in ops.items():
         r = M.library.opcheck(op, args, raise_exception=False)
-        out[name] = {k: (v.replace(ns, "<ns>") if isinstance(v, str) else
-                         {**v, "msg": v["msg"].replace(ns, "<ns>")})
-                     for k, v in _opcheck_result(r).items()}  # fmt: skip
+        out[name] = {
+            k: (
+                v.replace(ns, "<ns>")
+                if isinstance(v, str)
+                else {**v, "msg": v["msg"].replace(ns, "<ns>")}
+            )
+            for k, v in _opcheck_result(r).items()
+        }
     op, args = ops["undeclared_mutation"]
     out["raised"] = error_of(lambda: M.library.opcheck(op, args))
     out["raised"]["msg"] = out["raised"]["msg"].replace(ns, "<ns>")
     out["subset"] = _opcheck_result(
-        M.library.opcheck(ops["good"][0], ops["good"][1], test_utils=("test_schema", "test_faketensor"))
+        M.library.opcheck(
+            ops["good"][0], ops["good"][1], test_utils=("test_schema", "test_faketensor")
+        )
     )
-    out["bad_test_utils"] = error_of(lambda: M.library.opcheck(ops["good"][0], ops["good"][1],
-                                                               test_utils="test_foo"))  # fmt: skip
-    out["rtol_only"] = error_of(lambda: M.library.opcheck(ops["good"][0], ops["good"][1], rtol=1e-3))
+    out["bad_test_utils"] = error_of(
+        lambda: M.library.opcheck(ops["good"][0], ops["good"][1], test_utils="test_foo")
+    )
+    out["rtol_only"] = error_of(
+        lambda: M.library.opcheck(ops["good"][0], ops["good"][1], rtol=1e-3)
+    )
     out["not_an_op"] = error_of(lambda: M.library.opcheck(lambda x: x, (M.ones(1),)))
     drop(M, ns)
     return out

@@ -33,7 +33,7 @@ def run(name: str) -> object:
 
 def test_every_case_is_recorded() -> None:
     assert sorted(CASES) == sorted(RECORDED)
-    assert set(GAPS) <= set(CASES)
+    assert {g for g in GAPS if not g.startswith("test:")} <= set(CASES)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

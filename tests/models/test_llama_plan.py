@@ -77,8 +77,10 @@ def _torch_llama(torch: Any, layers: int, hidden: int, ffn: int, heads: int, kv_
             "up_proj": nn.Linear(hidden, ffn, bias=False),
             "down_proj": nn.Linear(ffn, hidden, bias=False),
         })  # fmt: skip
-        return nn.ModuleDict({"input_layernorm": nn.RMSNorm(hidden), "self_attn": attn,
-                              "post_attention_layernorm": nn.RMSNorm(hidden), "mlp": mlp})  # fmt: skip
+        return nn.ModuleDict({
+            "input_layernorm": nn.RMSNorm(hidden), "self_attn": attn,
+            "post_attention_layernorm": nn.RMSNorm(hidden), "mlp": mlp,
+        })  # fmt: skip
 
     with torch.device("meta"):
         return nn.ModuleDict({

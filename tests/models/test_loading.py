@@ -222,8 +222,9 @@ def test_loaded_model_computes_as_the_original(small_file: tuple[str, Any, dict]
         assert type(p2) is keyroute.nn.Parameter and p2.requires_grad
 
 
-def test_builtin_reader_without_the_safetensors_library(small_file: tuple[str, Any, dict],
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+def test_builtin_reader_without_the_safetensors_library(
+    small_file: tuple[str, Any, dict], monkeypatch: pytest.MonkeyPatch
+) -> None:
     path, ref, sizes = small_file
     real_import = builtins.__import__
 
@@ -283,8 +284,9 @@ def test_loader_checks_everything_before_changing_the_model(small_file: tuple[st
     other = LlamaConfig(layers=2, hidden=768, ffn=1024, heads=12, kv_heads=4, vocab=4096)
     with keyroute.device("meta"):
         model = Llama(other)
-    with pytest.raises(RuntimeError, match=r"size mismatch for layers.0.mlp.gate_proj.weight: "
-                       r"the file has shape \(2048, 768\), the model expects \(1024, 768\)"):  # fmt: skip
+    mismatch = (r"size mismatch for layers.0.mlp.gate_proj.weight: the file has shape "
+                r"\(2048, 768\), the model expects \(1024, 768\)")  # fmt: skip
+    with pytest.raises(RuntimeError, match=mismatch):
         load_safetensors_into(model, path)
     assert all(p.is_meta for p in model.parameters())  # nothing was loaded
     with keyroute.device("meta"):

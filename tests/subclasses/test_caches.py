@@ -94,22 +94,22 @@ def test_fake_cache_matches_fresh_computation(family: str) -> None:
     hits_expected = 0
     FakeTensorMode.cache_clear()
     for s in samples:
-        def run(enabled: bool) -> Any:
-            mode = FakeTensorMode(allow_non_fake_inputs=True)
-            mode.cache_enabled = enabled
-            convert = lambda v: _fake(mode, v)  # noqa: E731
-            return _run(s, convert, mode)
-
-        fresh = run(False)
-        first = run(True)
+        fresh = _run_fake(s, False)
+        first = _run_fake(s, True)
         hits = FakeTensorMode.cache_hits
-        second = run(True)
+        second = _run_fake(s, True)
         if FakeTensorMode.cache_hits > hits:
             hits_expected += 1
         if not (fresh == first == second):
             bad.append(f"{s.id} ({s.op}): fresh {fresh}\n  miss {first}\n  hit {second}")
     assert not bad, f"{len(bad)} of {len(samples)} differ:\n" + "\n".join(bad[:10])
     assert hits_expected >= len(samples) // 4, (hits_expected, FakeTensorMode.cache_info())
+
+
+def _run_fake(sample: Any, cache_enabled: bool) -> Any:
+    mode = FakeTensorMode(allow_non_fake_inputs=True)
+    mode.cache_enabled = cache_enabled
+    return _run(sample, lambda v: _fake(mode, v), mode)
 
 
 def _fake(mode: FakeTensorMode, v: Any) -> Any:
@@ -192,3 +192,26 @@ def test_meta_cache_is_bounded_and_skips_nan_keys() -> None:
         x + i
     cache = meta_backend._caches[keyroute.ops.aten.add.Tensor]
     assert len(cache) <= meta_backend.CACHE_LIMIT
+
+
+def test_fake_cache_follows_a_new_meta_kernel() -> None:
+    from keyroute.aten._meta_util import new_meta
+    from keyroute.library import Library
+
+    FakeTensorMode.cache_clear()
+    mode = FakeTensorMode()
+    with mode:
+        x = keyroute.empty(3, 5)
+        assert keyroute.sin(x).shape == (3, 5)
+        assert keyroute.sin(x).shape == (3, 5)  # a hit
+    lib = Library("aten", "IMPL")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # "Overriding a previously registered kernel"
+            lib.impl("sin", lambda self: new_meta((7,), self.dtype), "Meta")
+        with mode:
+            assert keyroute.sin(x).shape == (7,)  # the registration dropped the cached answer
+    finally:
+        lib._destroy()
+    with mode:
+        assert keyroute.sin(x).shape == (3, 5)

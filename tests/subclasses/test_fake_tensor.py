@@ -78,7 +78,9 @@ def test_matches_pytorch(case_id: str) -> None:
     if case_id in GAPS:
         assert not _matches(case, got), f"known gap {case_id} is fixed: remove it ({GAPS[case_id]})"
         return
-    assert _matches(case, got), f"{case_id}:\n{case['code']}\nexpected {case['expected']}\ngot {got}"
+    assert _matches(case, got), (
+        f"{case_id}:\n{case['code']}\nexpected {case['expected']}\ngot {got}"
+    )
 
 
 # -- the "why" keyroute adds to PyTorch's messages --------------------------------------------
@@ -97,9 +99,9 @@ def test_matches_pytorch(case_id: str) -> None:
 def test_data_dependent_errors_name_the_operator_and_why(expr: str, exc: type, op: str,
                                                          why: str) -> None:  # fmt: skip
     with FakeTensorMode():
-        x = keyroute.empty(3, 4)
+        env = {"x": keyroute.empty(3, 4)}
         with pytest.raises(exc) as info:
-            eval(expr)
+            eval(expr, env)
     assert str(info.value).startswith(op + ":")
     assert why in str(info.value) and "FakeTensor holds no data" in str(info.value)
     assert str(info.value.func) == op
@@ -165,3 +167,13 @@ def test_errors_leave_the_mode_stack_and_inputs_unchanged() -> None:
         assert _len_torch_dispatch_stack() == 1
     assert _len_torch_dispatch_stack() == 0
     assert (x.shape, x.stride(), x._version) == before
+
+
+def test_private_alias_is_the_same_module() -> None:
+    import keyroute._subclasses as private
+    from keyroute._subclasses.fake_tensor import FakeTensorMode as Aliased
+    from keyroute.subclasses import fake_tensor
+
+    assert Aliased is FakeTensorMode and private.FakeTensor is FakeTensor
+    assert private.fake_tensor is fake_tensor
+    assert private.fake_tensor.DataDependentOutputException is DataDependentOutputException

@@ -55,8 +55,14 @@ def logging_mode(M: Any, log: list[Any], tag: str = "", detail: bool = False) ->
         def __torch_dispatch__(self, func, types, args=(), kwargs=None):  # noqa: ANN001, ANN202
             kwargs = kwargs or {}
             if detail:
-                log.append([str(func), [t.__name__ for t in types], describe(list(args), M),
-                            {k: describe(v, M) for k, v in sorted(kwargs.items())}])  # fmt: skip
+                log.append(
+                    [
+                        str(func),
+                        [t.__name__ for t in types],
+                        describe(list(args), M),
+                        {k: describe(v, M) for k, v in sorted(kwargs.items())},
+                    ]
+                )
             elif tag:
                 log.append([tag, str(func), stack_len()])
             else:
@@ -101,11 +107,28 @@ def _handler_calls(M: Any) -> Any:  # noqa: N803
 def _func_attributes(M: Any) -> Any:  # noqa: N803
     out = {}
     ops = M.ops.aten
-    for f in (ops.add.Tensor, ops.mm.default, ops.sum.dim_IntList, ops.ones.default, ops.relu_.default):
+    for f in (
+        ops.add.Tensor,
+        ops.mm.default,
+        ops.sum.dim_IntList,
+        ops.ones.default,
+        ops.relu_.default,
+    ):
         p = f.overloadpacket
-        out[str(f)] = [str(f), repr(f), f.__name__, str(p), repr(p), p.__name__, str(f._schema),
-                       f.name(), f.namespace, f._opname, f._overloadname, type(f).__name__ == "OpOverload"
-                       or type(f).__name__.startswith("OpOverload")]  # fmt: skip
+        out[str(f)] = [
+            str(f),
+            repr(f),
+            f.__name__,
+            str(p),
+            repr(p),
+            p.__name__,
+            str(f._schema),
+            f.name(),
+            f.namespace,
+            f._opname,
+            f._overloadname,
+            type(f).__name__ == "OpOverload" or type(f).__name__.startswith("OpOverload"),
+        ]
     return out
 
 
@@ -186,14 +209,18 @@ def _stack_api(M: Any) -> Any:  # noqa: N803
 
     class Probe(P.TorchDispatchMode):
         def __torch_dispatch__(self, func, types, args=(), kwargs=None):  # noqa: ANN001, ANN202
-            seen.append([str(func), P._len_torch_dispatch_stack(),
-                         P._get_current_dispatch_mode() is None])  # fmt: skip
+            seen.append(
+                [str(func), P._len_torch_dispatch_stack(), P._get_current_dispatch_mode() is None]
+            )
             return func(*args, **(kwargs or {}))
 
     out = {"outside": [P._len_torch_dispatch_stack(), P._get_current_dispatch_mode() is None]}
     with Probe() as m:
-        out["inside"] = [P._len_torch_dispatch_stack(), P._get_current_dispatch_mode() is m,
-                         len(P._get_current_dispatch_mode_stack())]  # fmt: skip
+        out["inside"] = [
+            P._len_torch_dispatch_stack(),
+            P._get_current_dispatch_mode() is m,
+            len(P._get_current_dispatch_mode_stack()),
+        ]
         M.ones(1)
         with P._pop_mode_temporarily() as popped:
             out["popped"] = [popped is m, P._len_torch_dispatch_stack()]
@@ -215,8 +242,12 @@ def _handler_error(M: Any) -> Any:  # noqa: N803
     with Boom():
         err = error_of(lambda: M.ones(2))
         depth = P._len_torch_dispatch_stack()
-    return {"error": err, "depth_inside": depth, "after": P._len_torch_dispatch_stack(),
-            "works_after": tlist(M.ones(2) + 1)}  # fmt: skip
+    return {
+        "error": err,
+        "depth_inside": depth,
+        "after": P._len_torch_dispatch_stack(),
+        "works_after": tlist(M.ones(2) + 1),
+    }
 
 
 # -- tensor subclasses --------------------------------------------------------------------------
@@ -247,10 +278,15 @@ def logging_tensor_class(M: Any, log: list[str]) -> type:  # noqa: N803
         @staticmethod
         def __new__(cls, elem, requires_grad=False):  # noqa: ANN001, ANN205
             r = M.Tensor._make_wrapper_subclass(
-                cls, elem.size(), strides=elem.stride(), storage_offset=elem.storage_offset(),
-                dtype=elem.dtype, layout=elem.layout, device=elem.device,
+                cls,
+                elem.size(),
+                strides=elem.stride(),
+                storage_offset=elem.storage_offset(),
+                dtype=elem.dtype,
+                layout=elem.layout,
+                device=elem.device,
                 requires_grad=requires_grad,
-            )  # fmt: skip
+            )
             r.elem = elem.detach() if r.requires_grad else elem
             return r
 
@@ -276,8 +312,15 @@ def _logging_forward(M: Any) -> Any:  # noqa: N803
     keys = norm(str(M._C._dispatch_keys(x)))
     return {
         "log": log,
-        "meta": [type(x).__name__, list(x.shape), str(x.dtype).split(".")[-1], str(x.device),
-                 x.requires_grad, x.is_leaf, keys],  # fmt: skip
+        "meta": [
+            type(x).__name__,
+            list(x.shape),
+            str(x.dtype).split(".")[-1],
+            str(x.device),
+            x.requires_grad,
+            x.is_leaf,
+            keys,
+        ],
         "y": [type(y).__name__, tlist(y.elem)],
         "t": [type(u).__name__, list(u.shape), list(u.stride()), list(u.elem.stride())],
         "mixed": type(s).__name__,
@@ -344,8 +387,12 @@ def _not_implemented_operator(M: Any) -> Any:  # noqa: N803
 def _counts(M: Any, fn: Callable[[], Any], **kw: Any) -> Any:  # noqa: N803
     with flop_counter(M).FlopCounterMode(display=False, **kw) as fc:
         fn()
-    return {"total": fc.get_total_flops(),
-            "by_module": {m: {str(k): v for k, v in d.items()} for m, d in fc.get_flop_counts().items()}}  # fmt: skip
+    return {
+        "total": fc.get_total_flops(),
+        "by_module": {
+            m: {str(k): v for k, v in d.items()} for m, d in fc.get_flop_counts().items()
+        },
+    }
 
 
 def _flop_cases(M: Any) -> dict[str, Callable[[], Any]]:  # noqa: N803
@@ -359,15 +406,23 @@ def _flop_cases(M: Any) -> dict[str, Callable[[], Any]]:  # noqa: N803
         "matmul_3d_2d": lambda: o(2, 3, 4) @ o(4, 5),
         "linear": lambda: F.linear(o(3, 4), o(5, 4), o(5)),
         "conv1d": lambda: F.conv1d(o(2, 3, 10), o(4, 3, 3)),
-        "conv2d_stride_padding": lambda: F.conv2d(o(2, 3, 8, 8), o(6, 3, 3, 3), stride=2, padding=1),
+        "conv2d_stride_padding": lambda: F.conv2d(
+            o(2, 3, 8, 8), o(6, 3, 3, 3), stride=2, padding=1
+        ),
         "conv2d_groups": lambda: F.conv2d(o(1, 4, 6, 6), o(4, 2, 3, 3), groups=2),
         "convolution_transposed": lambda: M.ops.aten.convolution.default(
-            o(1, 4, 5, 5), o(4, 3, 3, 3), None, [2, 2], [0, 0], [1, 1], True, [0, 0], 1),
-        "sdpa_cpu": lambda: F.scaled_dot_product_attention(o(1, 2, 8, 4), o(1, 2, 8, 4), o(1, 2, 8, 4)),
+            o(1, 4, 5, 5), o(4, 3, 3, 3), None, [2, 2], [0, 0], [1, 1], True, [0, 0], 1
+        ),
+        "sdpa_cpu": lambda: F.scaled_dot_product_attention(
+            o(1, 2, 8, 4), o(1, 2, 8, 4), o(1, 2, 8, 4)
+        ),
         "sdpa_cpu_causal": lambda: F.scaled_dot_product_attention(
-            o(1, 8, 128, 64), o(1, 8, 128, 64), o(1, 8, 128, 64), is_causal=True),
-        "sdpa_math_path": lambda: F.scaled_dot_product_attention(o(2, 2, 8, 4), o(2, 2, 6, 4), o(2, 2, 6, 5)),
-    }  # fmt: skip
+            o(1, 8, 128, 64), o(1, 8, 128, 64), o(1, 8, 128, 64), is_causal=True
+        ),
+        "sdpa_math_path": lambda: F.scaled_dot_product_attention(
+            o(2, 2, 8, 4), o(2, 2, 6, 4), o(2, 2, 6, 5)
+        ),
+    }
 
 
 def _flop_case(name: str) -> Callable[[Any], Any]:
@@ -377,9 +432,21 @@ def _flop_case(name: str) -> Callable[[Any], Any]:
     return run
 
 
-for _n in ("mm", "bmm", "addmm", "baddbmm", "matmul_3d_2d", "linear", "conv1d",
-           "conv2d_stride_padding", "conv2d_groups", "convolution_transposed", "sdpa_cpu",
-           "sdpa_cpu_causal", "sdpa_math_path"):  # fmt: skip
+for _n in (
+    "mm",
+    "bmm",
+    "addmm",
+    "baddbmm",
+    "matmul_3d_2d",
+    "linear",
+    "conv1d",
+    "conv2d_stride_padding",
+    "conv2d_groups",
+    "convolution_transposed",
+    "sdpa_cpu",
+    "sdpa_cpu_causal",
+    "sdpa_math_path",
+):
     CASES[f"flops/{_n}"] = _flop_case(_n)
 
 
@@ -400,8 +467,11 @@ def _flops_backward(M: Any) -> Any:  # noqa: N803
         a = M.ones(4, 8, requires_grad=True)
         (a @ M.ones(8, 16, requires_grad=True)).sum().backward()
 
-    return {"conv": _counts(M, conv), "conv_weight_only": _counts(M, conv_weight_only),
-            "mm": _counts(M, mm)}  # fmt: skip
+    return {
+        "conv": _counts(M, conv),
+        "conv_weight_only": _counts(M, conv_weight_only),
+        "mm": _counts(M, mm),
+    }
 
 
 @case("flops/sdpa_backward")
@@ -443,8 +513,10 @@ def _flops_modules(M: Any) -> Any:  # noqa: N803
     M.manual_seed(0)
     net = make_net(M)
     x = M.ones(2, 3, 6, 6)
-    return {"forward": _counts(M, lambda: net(x)),
-            "forward_backward": _counts(M, lambda: net(x).sum().backward())}  # fmt: skip
+    return {
+        "forward": _counts(M, lambda: net(x)),
+        "forward_backward": _counts(M, lambda: net(x).sum().backward()),
+    }
 
 
 @case("flops/formulas")
@@ -456,14 +528,19 @@ def _formulas(M: Any) -> Any:  # noqa: N803
         "bmm_flop": fc.bmm_flop((3, 4, 5), (3, 5, 6)),
         "baddbmm_flop": fc.baddbmm_flop((3, 4, 6), (3, 4, 5), (3, 5, 6)),
         "conv_flop_count": fc.conv_flop_count((2, 3, 8, 8), (6, 3, 3, 3), (2, 6, 6, 6)),
-        "conv_flop_count_transposed": fc.conv_flop_count((1, 4, 5, 5), (4, 3, 3, 3), (1, 3, 11, 11), True),
+        "conv_flop_count_transposed": fc.conv_flop_count(
+            (1, 4, 5, 5), (4, 3, 3, 3), (1, 3, 11, 11), True
+        ),
         "sdpa_flop_count": fc.sdpa_flop_count((2, 8, 128, 64), (2, 8, 256, 64), (2, 8, 256, 32)),
         "sdpa_flop_count_gqa": fc.sdpa_flop_count((1, 8, 16, 64), (1, 2, 32, 64), (1, 2, 32, 64)),
         "sdpa_backward_flop_count": fc.sdpa_backward_flop_count(
-            (2, 8, 128, 32), (2, 8, 128, 64), (2, 8, 256, 64), (2, 8, 256, 32)),
-        "sdpa_flop_count_bad": error_of(lambda: fc.sdpa_flop_count((1, 3, 4, 8), (1, 2, 4, 8), (1, 2, 4, 8))),
+            (2, 8, 128, 32), (2, 8, 128, 64), (2, 8, 256, 64), (2, 8, 256, 32)
+        ),
+        "sdpa_flop_count_bad": error_of(
+            lambda: fc.sdpa_flop_count((1, 3, 4, 8), (1, 2, 4, 8), (1, 2, 4, 8))
+        ),
         "mm_flop_bad": error_of(lambda: fc.mm_flop((4, 8), (7, 16))),
-    }  # fmt: skip
+    }
 
 
 @case("flops/display_and_mods_warning")
@@ -477,8 +554,11 @@ def _flops_misc(M: Any) -> Any:  # noqa: N803
         counter = fc_mod.FlopCounterMode(net, display=False)
     with counter:
         net(M.ones(2, 4))
-    return {"warnings": [str(x.message) for x in w], "total": counter.get_total_flops(),
-            "modules": sorted(counter.get_flop_counts())}  # fmt: skip
+    return {
+        "warnings": [str(x.message) for x in w],
+        "total": counter.get_total_flops(),
+        "modules": sorted(counter.get_flop_counts()),
+    }
 
 
 # -- schema check -------------------------------------------------------------------------------
@@ -543,8 +623,15 @@ def _schema_check(M: Any) -> Any:  # noqa: N803
         "honest": run(lambda: ops.honest(M.ones(2))),
         "view_ok": run(lambda: ops.view_ok(M.ones(2))),
         "slice": run(lambda: ops.slice_other_half(M.ones(4))),
-        "aten": run(lambda: (M.ones(2, 3).t().add_(1), M.ones(3).relu_(), M.ones(2).view(2, 1),
-                             M.ones(3).unsqueeze(0).squeeze(0), M.add(M.ones(1), 1))),
+        "aten": run(
+            lambda: (
+                M.ones(2, 3).t().add_(1),
+                M.ones(3).relu_(),
+                M.ones(2).view(2, 1),
+                M.ones(3).unsqueeze(0).squeeze(0),
+                M.add(M.ones(1), 1),
+            )
+        ),
     }
     lib._destroy()
     return out

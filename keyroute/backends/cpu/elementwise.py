@@ -542,10 +542,10 @@ def _gelu(a: np.ndarray, *, approximate: str = "none") -> np.ndarray:
     r += 1.0
     r *= a
     r *= 0.5
-    if a.dtype == np.float32:
-        # PyTorch's vectorised float erf is nan at +inf, so its gelu(+inf) is nan: adding
-        # a - a (0, or nan at +-inf) gives that and changes nothing else
-        r += a - a
+    if a.dtype == np.float32 and not np.isfinite(r).all():
+        # PyTorch's vectorised float erf is nan at +inf, so its gelu(+inf) is nan (and gelu
+        # keeps the sign of -0.0 and of underflowed negative results: no a - a trick here)
+        r[np.isposinf(a)] = np.nan
     return r
 
 
