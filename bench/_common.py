@@ -42,6 +42,25 @@ def measure(fn: Callable[[], Any], *, repeat: int = 15, min_time: float = 0.05) 
     return statistics.median(runs)
 
 
+def compare(cases: dict[str, Callable[[], Any]], *, rounds: int = 15,
+            min_time: float = 0.02) -> dict[str, float]:  # fmt: skip
+    """Median seconds per call of each case, measured in interleaved rounds (one timed loop of
+    every case per round): on a loaded machine a slow phase hits every case alike, so the
+    ratios between cases hold even when absolute times drift."""
+    timers = {name: timeit.Timer(fn) for name, fn in cases.items()}
+    numbers = {}
+    for name, timer in timers.items():
+        number = 1
+        while timer.timeit(number) < min_time and number < 1 << 20:
+            number *= 2
+        numbers[name] = number
+    runs: dict[str, list[float]] = {name: [] for name in cases}
+    for _ in range(rounds):
+        for name, timer in timers.items():
+            runs[name].append(timer.timeit(numbers[name]) / numbers[name])
+    return {name: statistics.median(ts) for name, ts in runs.items()}
+
+
 def fmt_time(seconds: float) -> str:
     if seconds < 1e-3:
         return f"{seconds * 1e6:8.2f} µs"

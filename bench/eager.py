@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import _common  # noqa: F401  (one BLAS thread; must come first)
 import numpy as np
-from _common import measure, torch_or_none
+from _common import compare, torch_or_none
 
 import keyroute
 
@@ -62,17 +62,17 @@ def main() -> None:
     th = lib_fns(torch) if torch is not None else {}
     rows = []
     for name, (a, b) in cases.items():
-        t_np = measure(lambda: numpy_fns[name](a, b))
         ka, kb = keyroute.from_numpy(a), keyroute.from_numpy(b)
         np.testing.assert_allclose(kr[name](ka, kb).numpy(), numpy_fns[name](a, b), rtol=1e-4)
-        t_kr = measure(lambda: kr[name](ka, kb))
-        t_th = None
+        timed = {"np": lambda f=numpy_fns[name], a=a, b=b: f(a, b),
+                 "kr": lambda f=kr[name], a=ka, b=kb: f(a, b)}
         if torch is not None:
             ta, tb = torch.from_numpy(a), torch.from_numpy(b)
-            t_th = measure(lambda: th[name](ta, tb))
-        rows.append((name, t_np, t_kr, t_th))
+            timed["th"] = lambda f=th[name], a=ta, b=tb: f(a, b)
+        t = compare(timed)
+        rows.append((name, t["np"], t["kr"], t.get("th")))
 
-    print("eager operators, one BLAS thread (median of repeats; ratios are to raw NumPy)")
+    print("eager operators, one BLAS thread (medians of interleaved rounds; ratios to raw NumPy)")
     head = f"{'case':<30}{'NumPy':>11}{'keyroute':>11}{'ratio':>8}"
     if torch is not None:
         head += f"{'PyTorch':>11}{'ratio':>8}{'keyroute/PyTorch':>18}"

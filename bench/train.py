@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import _common  # noqa: F401  (one BLAS thread; must come first)
 import numpy as np
-from _common import measure, torch_or_none
+from _common import compare, torch_or_none
 
 import keyroute
 
@@ -96,14 +96,14 @@ def main() -> None:
         a, b = ref.step(x, y), kr_step(kx, ky).item()
         assert abs(a - b) < 1e-4 * max(1.0, abs(a)), (a, b)
 
-    t_np = measure(lambda: ref.step(x, y), repeat=21)
-    t_kr = measure(lambda: kr_step(kx, ky), repeat=21)
+    cases = {"np": lambda: ref.step(x, y), "kr": lambda: kr_step(kx, ky)}
     torch = torch_or_none()
-    t_th = None
     if torch is not None:
         th_step, _ = lib_step(torch)(params)
         tx, ty = torch.from_numpy(x), torch.from_numpy(y)
-        t_th = measure(lambda: th_step(tx, ty), repeat=21)
+        cases["th"] = lambda: th_step(tx, ty)
+    t = compare(cases, rounds=21)
+    t_np, t_kr, t_th = t["np"], t["kr"], t.get("th")
 
     print(f"MLP step {D_IN}->{D_HIDDEN}->{D_OUT}, batch {BATCH}, fwd + bwd + AdamW, one thread")
     print(f"{'':<26}{'time':>10}{'ratio to NumPy':>17}")
@@ -115,15 +115,16 @@ def main() -> None:
 
     a = keyroute.ones(16, requires_grad=True)
     b = keyroute.ones(16, requires_grad=True)
-    t_add = measure(lambda: a + b)
-    print(f"\nadd (16,) with requires_grad inputs: keyroute {t_add * 1e6:.2f}µs", end="")
+    cases = {"kr": lambda: a + b}
     if torch is not None:
         ta, tb = torch.ones(16, requires_grad=True), torch.ones(16, requires_grad=True)
-        t_tadd = measure(lambda: ta + tb)
-        print(f", PyTorch {t_tadd * 1e6:.2f}µs, ratio {t_add / t_tadd:.2f}x")
+        cases["th"] = lambda: ta + tb
+    t = compare(cases)
+    print(f"\nadd (16,) with requires_grad inputs: keyroute {t['kr'] * 1e6:.2f}µs", end="")
+    if torch is not None:
+        print(f", PyTorch {t['th'] * 1e6:.2f}µs, ratio {t['kr'] / t['th']:.2f}x")
     else:
         print()
-
 
 if __name__ == "__main__":
     main()

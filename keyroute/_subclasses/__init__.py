@@ -7,8 +7,20 @@ unchanged and sees the same classes and state.
 
 import sys
 
-from ..subclasses import FakeTensor, FakeTensorMode, fake_tensor
+from ..subclasses import (
+    DynamicOutputShapeException,
+    FakeTensor,
+    FakeTensorMode,
+    UnsupportedFakeTensorException,
+    fake_tensor,
+)
 
 sys.modules[__name__ + ".fake_tensor"] = fake_tensor
 
-__all__ = ["FakeTensor", "FakeTensorMode", "fake_tensor"]
+__all__ = [
+    "FakeTensor",
+    "FakeTensorMode",
+    "UnsupportedFakeTensorException",
+    "DynamicOutputShapeException",
+    "fake_tensor",
+]

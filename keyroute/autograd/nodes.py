@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -20,6 +21,7 @@ class FormulaNode(Node):
     _name = "FormulaNode"
     formula: Callable[..., Any]
     n_outputs = 1
+    wants_needs = False  # the formula takes `needs`: which inputs need a gradient
 
     __slots__ = ()
 
@@ -43,6 +45,9 @@ class FormulaNode(Node):
             grad = grads[0]
         else:
             grad = list(grads) + [None] * max(self.n_outputs - len(grads), 0)
+        if self.wants_needs:
+            # PyTorch's output mask (task_should_compute_output): which inputs get a gradient.
+            values["needs"] = tuple(edge[0] is not None for edge in self.next_edges)
         out = self.formula(grad, **values)
         if not isinstance(out, tuple):
             out = (out,)
@@ -69,11 +74,10 @@ class FormulaNode(Node):
 
 
 def make_node_class(name: str, formula: Callable[..., Any], n_outputs: int) -> type[FormulaNode]:
-    return type(
-        name,
-        (FormulaNode,),
-        {"_name": name, "formula": staticmethod(formula), "n_outputs": n_outputs, "__slots__": ()},
-    )
+    wants_needs = "needs" in inspect.signature(formula).parameters
+    attrs = {"_name": name, "formula": staticmethod(formula), "n_outputs": n_outputs,
+             "wants_needs": wants_needs, "__slots__": ()}  # fmt: skip
+    return type(name, (FormulaNode,), attrs)
 
 
 class NotImplementedNode(Node):

@@ -1,5 +1,17 @@
-"""Tensor subclasses shipped with keyroute (FakeTensor)."""
+"""Tensor subclasses shipped with keyroute (PyTorch's torch._subclasses): FakeTensor."""
 
-from .fake_tensor import FakeTensor, FakeTensorMode
+from . import fake_tensor
+from .fake_tensor import (
+    DynamicOutputShapeException,
+    FakeTensor,
+    FakeTensorMode,
+    UnsupportedFakeTensorException,
+)
 
-__all__ = ["FakeTensor", "FakeTensorMode"]
+__all__ = [
+    "FakeTensor",
+    "FakeTensorMode",
+    "UnsupportedFakeTensorException",
+    "DynamicOutputShapeException",
+    "fake_tensor",
+]

@@ -170,8 +170,9 @@ def test_errors_leave_the_mode_stack_and_inputs_unchanged() -> None:
 
 
 def test_private_alias_is_the_same_module() -> None:
-    import keyroute._subclasses as private
     from keyroute._subclasses.fake_tensor import FakeTensorMode as Aliased
+
+    import keyroute._subclasses as private
     from keyroute.subclasses import fake_tensor
 
     assert Aliased is FakeTensorMode and private.FakeTensor is FakeTensor
