@@ -11,6 +11,7 @@ from __future__ import annotations
 # The dispatcher core and the tensor type come first: everything registers against them.
 from .dispatcher.keys import DispatchKey
 from .dispatcher.keyset import DispatchKeySet
+from .dispatcher.schema import FunctionSchema, parse_schema
 from .dispatcher.trace import show_dispatch_trace
 from .tensor._tensor import Size, Tensor
 from .tensor.device import Device, device

@@ -3,8 +3,8 @@
     keyroute embed S1 S2 ...   all-MiniLM-L6-v2 sentence embeddings and their similarities
                                (--file F: one sentence per line; --trace: operator counts per
                                dispatch key and FLOPs)
-    keyroute plan --layers ... parameter count and peak memory of a Llama-shaped model, on fake
-                               tensors (nothing allocated)
+    keyroute plan --layers ... parameter count and peak memory of a Llama-shaped model, on the
+                               meta device (nothing allocated)
     keyroute keys              every dispatch key: value, name, kind, in priority order
     keyroute table OP          the computed dispatch table of an operator (aten::add.Tensor)
     keyroute dump OP           the operator's registrations
@@ -258,8 +258,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if getattr(args, "command", "") == "plan" and args.kv_heads is None:
-        args.kv_heads = args.heads
     return int(args.func(args) or 0)
 
 

@@ -41,8 +41,16 @@ def mode_stack() -> list[Any]:
         return stack
 
 
+#: Modes pushed while a handler runs with the Python keys hidden from the dispatcher (see
+#: `_make_python_key`): popping one restores that state instead of dropping the keys.
+_PUSHED_IN_HANDLER: set[int] = set()
+
+
 def push_mode(mode: Any) -> None:
-    mode_stack().append(mode)
+    stack = mode_stack()
+    if not stack and _tls.include & PYTHON_KEYS:  # no mode, yet the keys: inside a handler
+        _PUSHED_IN_HANDLER.add(id(mode))
+    stack.append(mode)
     _tls.include |= PYTHON_KEYS
     _tls.refresh()
 
@@ -53,8 +61,13 @@ def pop_mode() -> Any:
         raise RuntimeError("Trying to pop from an empty mode stack")
     mode = stack.pop()
     if not stack:
-        _tls.include &= ~PYTHON_KEYS
-        _tls.refresh()
+        if id(mode) in _PUSHED_IN_HANDLER:
+            _PUSHED_IN_HANDLER.discard(id(mode))
+            include, mask = _tls.im
+            _tls.im = (include & ~PYTHON_KEYS, mask)  # hidden again, as the handler had it
+        else:
+            _tls.include &= ~PYTHON_KEYS
+            _tls.refresh()
     return mode
 
 
@@ -142,8 +155,6 @@ def _make_python_key(op: Any, after: int, arity: int) -> Any:
                 stack.append(mode)
                 include, mask = st.im
                 st.im = (include | PYTHON_KEYS, mask)
-                if not st.include & PYTHON_KEYS:  # a mode entered and left in the handler
-                    st.include |= PYTHON_KEYS
         if not types:
             return op._redispatch(after, *args, **kwargs)
         for cls in types:

@@ -241,8 +241,13 @@ def view_dtype(self, dtype):
 
 @meta("_unsafe_view(Tensor self, SymInt[] size) -> Tensor")
 def _unsafe_view(self, size):
+    # A view in all but autograd's bookkeeping: the output shares self's storage (PyTorch's
+    # schema declares no alias, but the memory is the same).
     shape = _shape.infer_size(as_size(size), self.numel())
-    return new_meta(shape, self._dtype)
+    stride = _shape.compute_view_stride(shape_of(self), self.stride(), shape)
+    if stride is None:
+        return new_meta(shape, self._dtype)
+    return meta_view(self, shape, stride)
 
 
 @meta(

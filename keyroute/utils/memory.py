@@ -43,11 +43,6 @@ def _storage_of(t: Tensor) -> tuple[Any, int]:
     return None, 0
 
 
-#: Operators whose output shares its input's storage in PyTorch although their schema declares
-#: no alias (keyroute's meta `_unsafe_view` makes a new storage): counted as views.
-_ALIASING_OPS = frozenset({"aten::_unsafe_view"})
-
-
 class MemoryTracker(TorchDispatchMode):
     """Live bytes of storages created inside the block; their peak; allocations by operator
     and by module; the peak of live bytes seen while each module ran."""
@@ -59,8 +54,7 @@ class MemoryTracker(TorchDispatchMode):
         self.by_op: dict[str, int] = defaultdict(int)
         self.by_module: dict[str, int] = defaultdict(int)
         self.module_peak: dict[str, int] = defaultdict(int)
-        # storage id -> its group: [bytes, live storages]; storages that alias each other in
-        # PyTorch (see _ALIASING_OPS) share a group, freed when its last storage dies.
+        # storage id -> its group: [bytes, live storages], freed when its last storage dies.
         self._live: dict[int, list[int]] = {}
         self._finalizers: list[Any] = []
         self.tracker = ModuleTracker()
@@ -89,16 +83,10 @@ class MemoryTracker(TorchDispatchMode):
         self._live[id(storage)] = group
         return True
 
-    def _allocate(self, t: Tensor, op: str | None, alias_of: Any = None) -> None:
+    def _allocate(self, t: Tensor, op: str | None) -> None:
         storage, nbytes = _storage_of(t)
         if storage is None or id(storage) in self._live:
             return
-        if alias_of is not None:
-            base, _ = _storage_of(alias_of)
-            group = self._live.get(id(base)) if base is not None else None
-            if group is not None:
-                self._remember(storage, group)
-                return
         if not self._remember(storage, [nbytes, 0]):
             return
         self.current += nbytes
@@ -125,8 +113,7 @@ class MemoryTracker(TorchDispatchMode):
     def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
         out = func(*args, **(kwargs or {}))
         if isinstance(out, Tensor):
-            alias_of = args[0] if func.qualified_name() in _ALIASING_OPS else None
-            self._allocate(out, str(func), alias_of)
+            self._allocate(out, str(func))
         elif isinstance(out, (list, tuple)):
             name = str(func)
             for t in out:

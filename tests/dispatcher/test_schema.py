@@ -666,6 +666,14 @@ def _reparseable(printed: str) -> bool:
 def test_generated_schemas_round_trip(text):
     assume("-0." not in text)  # -0.0 prints as `0.`, as in PyTorch
     s1 = parse_schema(text)
+    # `int[1] x=[0, 0]`: a list default longer than N prints as `x=0` and reparses as [0], in
+    # PyTorch too (its printer collapses equal elements): not a round trip to test.
+    assume(
+        not any(
+            a.N and isinstance(a.default_value, list) and len(a.default_value) != a.N
+            for a in s1.arguments
+        )
+    )
     t1 = str(s1)
     if not _reparseable(t1):
         return
@@ -803,3 +811,12 @@ def test_live_mutated_schemas_match_torch(text, edits):
         pos %= len(text) + 1
         text = text[:pos] + ch + text[pos:] if pos % 2 else text[:pos] + ch + text[pos + 1 :]
     _compare_live(_torch(), text)
+
+
+def test_parse_schema_is_public_api():
+    import keyroute
+
+    s = keyroute.parse_schema("demo::f.out(Tensor(a!) x, *, int[2] k=[1, 2]) -> Tensor(a!)")
+    assert isinstance(s, keyroute.FunctionSchema)
+    assert (s.name, s.overload_name) == ("demo::f", "out")
+    assert str(s) == "demo::f.out(Tensor(a!) x, *, int[2] k=[1, 2]) -> Tensor(a!)"

@@ -165,3 +165,19 @@ def test_a_mode_entered_and_left_inside_a_handler_leaves_the_outer_mode_on() -> 
         "aten.add_.Tensor",
         "aten.zeros.default",
     ]
+
+
+def test_a_mode_entered_under_a_guard_inside_a_handler_leaves_the_outer_mode_on() -> None:
+    seen = []
+
+    class Outer(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):  # noqa: ANN001, ANN202
+            seen.append(str(func))
+            with keyroute.no_grad(), OpLogMode():
+                return func(*args, **(kwargs or {}))
+
+    with Outer():
+        keyroute.ones(1)
+        keyroute.zeros(1)
+    assert seen == ["aten.ones.default", "aten.zeros.default"]
+    assert _len_torch_dispatch_stack() == 0
