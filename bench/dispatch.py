@@ -9,7 +9,7 @@ through a layer that redispatches below itself). PyTorch's whole eager `torch.ad
 from __future__ import annotations
 
 import _common  # noqa: F401  (one BLAS thread; must come first)
-from _common import measure, table, torch_or_none
+from _common import compare, table, torch_or_none
 
 import keyroute
 from keyroute.dispatcher.keys import DispatchKey
@@ -36,28 +36,40 @@ def main() -> None:
 
     lib.impl("layered", autograd_layer, "AutogradCPU", with_keyset=True)
     a, b = keyroute.ones(16), keyroute.ones(16)
-    direct = measure(lambda: kernel(a, b))
-    plain = measure(lambda: op(a, b))
-    with IncludeDispatchKeyGuard([DispatchKey.VmapMode, DispatchKey.FuncTorchVmapMode]):
-        fallthrough = measure(lambda: op(a, b))
-    redispatching = measure(lambda: layered(a, b))
+
+    def with_fallthroughs() -> None:
+        op(a, b)
+
+    include = IncludeDispatchKeyGuard([DispatchKey.VmapMode, DispatchKey.FuncTorchVmapMode])
+    cases = {
+        "direct": lambda: kernel(a, b),
+        "plain": lambda: op(a, b),
+        "redispatching": lambda: layered(a, b),
+        "add": lambda: a + b,
+    }
+    t = compare(cases)
+    with include:  # the guarded key set: measured on its own (same rounds, fewer cases)
+        t_fallthrough = compare({"direct": lambda: kernel(a, b), "ft": with_fallthroughs})
+    direct = t["direct"]
     rows = [
         ("kernel called directly", direct, direct),
-        ("through the dispatcher (plain path)", plain, direct),
-        ("  + 2 fallthrough layers in the key set", fallthrough, direct),
-        ("through a redispatching AutogradCPU layer", redispatching, direct),
-    ]
+        ("through the dispatcher (plain path)", t["plain"], direct),
+        ("  + 2 fallthrough layers in the key set", t_fallthrough["ft"] * direct
+         / t_fallthrough["direct"], direct),
+        ("through a redispatching AutogradCPU layer", t["redispatching"], direct),
+    ]  # fmt: skip
     print(table("keyroute dispatcher, two-tensor op with a trivial kernel", rows, "direct call"))
-    print(f"\nadded per call, plain path: {(plain - direct) * 1e6:.3f} µs (target < 0.5 µs)")
-    add = measure(lambda: a + b)
-    print(f"keyroute a + b on (16,) float32 (the whole eager add): {add * 1e6:.2f} µs")
+    print(f"\nadded per call, plain path: {(t['plain'] - direct) * 1e6:.3f} µs (target < 0.5 µs)")
+    print(f"keyroute a + b on (16,) float32 (the whole eager add): {t['add'] * 1e6:.2f} µs")
     torch = torch_or_none()
     if torch is not None:
         ta, tb = torch.ones(16), torch.ones(16)
-        t_add = measure(lambda: torch.add(ta, tb))
-        t_ops = measure(lambda: torch.ops.aten.add.Tensor(ta, tb))
-        print(f"PyTorch torch.add (16,): {t_add * 1e6:.2f} µs; torch.ops.aten.add.Tensor: "
-              f"{t_ops * 1e6:.2f} µs")  # fmt: skip
+        tt = compare({"add": lambda: torch.add(ta, tb),
+                      "ops": lambda: torch.ops.aten.add.Tensor(ta, tb),
+                      "kr": lambda: a + b})  # fmt: skip
+        print(f"PyTorch torch.add (16,): {tt['add'] * 1e6:.2f} µs; torch.ops.aten.add.Tensor: "
+              f"{tt['ops'] * 1e6:.2f} µs; keyroute a + b / torch.add: "
+              f"{tt['kr'] / tt['add']:.2f}x")  # fmt: skip
     lib._destroy()
 
 

@@ -1,6 +1,6 @@
 """Text dumps of an operator in PyTorch's formats (`_dispatch_dump_table`, `_dispatch_dump`).
 
->>> print(dump_table(find_op("aten::add.Tensor")))  # doctest: +SKIP
+>>> print(dump_table("aten::add.Tensor"))  # doctest: +SKIP
 CPU: registered at .../keyroute/backends/cpu.py:40 [kernel]
 ...
 """
@@ -13,8 +13,22 @@ from .operator import OpOverload, find_op
 __all__ = ["dump_table", "dump", "find_op"]
 
 
-def dump_table(op: OpOverload) -> str:
-    """One line per table slot that has an entry: `Key: [fallthrough ]<debug> [<provenance>]`."""
+def _as_op(op: OpOverload | str) -> OpOverload:
+    if isinstance(op, OpOverload):
+        return op
+    found = find_op(op)
+    if found is None:
+        raise RuntimeError(
+            f"no operator named {op!r}: give the qualified name with its overload "
+            f"(\"aten::add.Tensor\"), or define the operator first (Library.define)"
+        )
+    return found
+
+
+def dump_table(op: OpOverload | str) -> str:
+    """One line per table slot that has an entry: `Key: [fallthrough ]<debug> [<provenance>]`.
+    `op` is an operator or its name ("aten::add.Tensor")."""
+    op = _as_op(op)
     table = op._get_table()
     lines = []
     for k in TABLE_KEYS:
@@ -27,8 +41,9 @@ def dump_table(op: OpOverload) -> str:
     return "".join(line + "\n" for line in lines)
 
 
-def dump(op: OpOverload) -> str:
+def dump(op: OpOverload | str) -> str:
     """The operator's registrations: name, schema, debug, alias analysis, then each kernel."""
+    op = _as_op(op)
     lines = [f"name: {op.qualified_name()}"]
     if op._schema is None:
         lines.append("schema: (none)")
