@@ -42,6 +42,7 @@ __all__ = [
     "DispatchKeySet",
     "FunctionSchema",
     "parse_schema",
+    "_disabled_torch_function_impl",
     "_dispatch_keys",
     "_dispatch_dump_table",
     "_dispatch_dump",
@@ -290,3 +291,9 @@ _IncludeDispatchKeyGuard = _tls.IncludeDispatchKeyGuard
 _ForceDispatchKeyGuard = _tls.ForceDispatchKeyGuard
 
 del ALIAS_EXPANSION, TABLE_KEYS
+
+
+def _disabled_torch_function_impl(func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+    """What subclasses set as `__torch_function__` to opt out of it (keyroute has no
+    __torch_function__ layer, so this just calls the function)."""
+    return func(*args, **(kwargs or {}))

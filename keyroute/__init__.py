@@ -146,3 +146,6 @@ def numel(t: Tensor) -> int:
 
 
 __version__ = "0.1.0"
+
+# Messages and reprs name the class as PyTorch's do ("keyroute.Tensor", like "torch.Tensor").
+Tensor.__module__ = "keyroute"

@@ -278,7 +278,15 @@ def _finish(t: Tensor, requires_grad: bool) -> Tensor:
 
 
 def _below(fn: Callable[..., Tensor], *args: Any, **kwargs: Any) -> Tensor:
-    """Run a factory's aten call below ADInplaceOrView (torch:: factories do)."""
+    """Run a factory's aten call below ADInplaceOrView (torch:: factories do). As PyTorch's
+    bindings, pass pin_memory=False to operators that take it (a mode sees the keyword)."""
+    schema = getattr(fn, "_schema", None)
+    if (
+        schema is not None
+        and "pin_memory" not in kwargs
+        and any(a.name == "pin_memory" for a in schema.arguments)
+    ):
+        kwargs["pin_memory"] = False
     with AutoDispatchBelowADInplaceOrView():
         return fn(*args, **kwargs)
 
@@ -941,7 +949,8 @@ def full(size: Any = _MISSING, fill_value: Any = _MISSING, *args: Any, out: Any 
         _check_out("full", out, dt, device)
         return _write_out("full", out, shape, lambda o: o.fill_(value), requires_grad)
     dev = _device_arg("full", device)
-    t = _below(aten.full.default, shape, value, dtype=dt or _fill_dtype(value), device=dev)
+    # dtype=None lets aten::full infer it from the value, as PyTorch's binding does
+    t = _below(aten.full.default, shape, value, **({"dtype": dt} if dt else {}), device=dev)
     return _finish(t, requires_grad)
 
 
@@ -1017,20 +1026,18 @@ def arange(*args: Any, out: Any = None, dtype: Any = None, layout: Any = None,
         if isinstance(v, bool):
             values[k] = int(v)
     dt = _dtype_arg("arange", dtype)
-    if dt is None:
-        integral = all(_is_integral_number(given[k]) for k in given)
-        dt = int64 if integral else get_default_dtype()
+    kw = {"dtype": dt} if dt is not None else {}  # else aten::arange infers it, as in PyTorch
     start, end, step = values.get("start", 0), values["end"], values.get("step", 1)
     if out is not None:
         _check_out("arange", out, _dtype_arg("arange", dtype), device)
         return _finish(aten.arange.start_out(start, end, step, out=out), requires_grad)
     dev = _device_arg("arange", device)
     if "step" in given:
-        t = _below(aten.arange.start_step, start, end, step, dtype=dt, device=dev)
+        t = _below(aten.arange.start_step, start, end, step, **kw, device=dev)
     elif "start" in given:
-        t = _below(aten.arange.start, start, end, dtype=dt, device=dev)
+        t = _below(aten.arange.start, start, end, **kw, device=dev)
     else:
-        t = _below(aten.arange.default, end, dtype=dt, device=dev)
+        t = _below(aten.arange.default, end, **kw, device=dev)
     return _finish(t, requires_grad)
 
 

@@ -19,6 +19,7 @@ Ops whose Python signature takes a Number choose their Scalar overload for Pytho
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from .._ops import ops
@@ -173,25 +174,41 @@ def __ipow__(self: Tensor, other: Any) -> Tensor:  # noqa: N807
     return aten.pow_.Scalar(self, other)
 
 
+def _type_error_to_not_implemented(fn: Any) -> Any:
+    """PyTorch's binary operators answer NotImplemented where the operator raises TypeError,
+    so Python tries the other operand, then raises "unsupported operand type(s)"."""
+
+    @functools.wraps(fn)
+    def operator(self: Tensor, other: Any) -> Any:
+        try:
+            return fn(self, other)
+        except TypeError:
+            return NotImplemented
+
+    return operator
+
+
+for _fn in (__neg__, __pos__, __abs__, __invert__):
+    setattr(Tensor, _fn.__name__, _fn)
 for _fn in (
     __add__, __radd__, __sub__, __rsub__, __mul__, __rmul__, __truediv__, __rtruediv__,
-    __floordiv__, __rfloordiv__, __mod__, __rmod__, __pow__, __rpow__, __neg__, __pos__,
-    __abs__, __invert__, __iadd__, __isub__, __imul__, __itruediv__, __ifloordiv__, __imod__,
-    __ipow__,
+    __floordiv__, __rfloordiv__, __mod__, __rmod__, __pow__, __rpow__, __iadd__, __isub__,
+    __imul__, __itruediv__, __ifloordiv__, __imod__, __ipow__,
 ):  # fmt: skip
-    setattr(Tensor, _fn.__name__, _fn)
-Tensor.__div__ = __truediv__  # type: ignore[attr-defined]
-Tensor.__rdiv__ = __rtruediv__  # type: ignore[attr-defined]
-Tensor.__idiv__ = __itruediv__  # type: ignore[attr-defined]
+    setattr(Tensor, _fn.__name__, _type_error_to_not_implemented(_fn))
+Tensor.__div__ = Tensor.__truediv__  # type: ignore[attr-defined]
+Tensor.__rdiv__ = Tensor.__rtruediv__  # type: ignore[attr-defined]
+Tensor.__idiv__ = Tensor.__itruediv__  # type: ignore[attr-defined]
 
 # The hottest operators skip the Python frame of the functions above: the operator's
 # plain-function form is the method itself (same behaviour, one call fewer per `a + b`).
+Tensor.__neg__ = fast_call(_neg)  # type: ignore[method-assign]
 for _dunder, _op in (
     ("__add__", _add), ("__radd__", _add), ("__sub__", _sub), ("__mul__", _mul),
-    ("__rmul__", _mul), ("__truediv__", _div), ("__neg__", _neg), ("__iadd__", _add_),
-    ("__isub__", _sub_), ("__imul__", _mul_), ("__itruediv__", _div_),
+    ("__rmul__", _mul), ("__truediv__", _div), ("__iadd__", _add_), ("__isub__", _sub_),
+    ("__imul__", _mul_), ("__itruediv__", _div_),
 ):  # fmt: skip
-    setattr(Tensor, _dunder, fast_call(_op))
+    setattr(Tensor, _dunder, fast_call(_op, binary_operator=True))
 
 
 def _cmp(name: str) -> Any:

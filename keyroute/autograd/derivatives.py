@@ -99,8 +99,8 @@ def _add_scalar(grad):
 
 
 @derivative("sub.Tensor", "SubBackward0", save=("alpha",))
-def _sub(grad, alpha):
-    return grad, A.neg.default(_scale(grad, alpha))
+def _sub(grad, alpha, needs):
+    return grad, (A.neg.default(_scale(grad, alpha)) if needs[1] else None)
 
 
 @derivative("sub.Scalar", "SubBackward1", inputs=("self",))
@@ -119,8 +119,9 @@ def _rsub_scalar(grad, alpha):
 
 
 @derivative("mul.Tensor", "MulBackward0", save=("self", "other"))
-def _mul(grad, self, other):
-    return A.mul.Tensor(grad, other), A.mul.Tensor(grad, self)
+def _mul(grad, self, other, needs):
+    return (A.mul.Tensor(grad, other) if needs[0] else None,
+            A.mul.Tensor(grad, self) if needs[1] else None)  # fmt: skip
 
 
 @derivative("mul.Scalar", "MulBackward1", inputs=("self",), save=("other",))
@@ -129,10 +130,12 @@ def _mul_scalar(grad, other):
 
 
 @derivative("div.Tensor", "DivBackward0", save=("self", "other"))
-def _div(grad, self, other):
+def _div(grad, self, other, needs):
     g_self = A.div.Tensor(grad, other)
+    if not needs[1]:
+        return g_self, None
     g_other = A.neg.default(A.div.Tensor(A.mul.Tensor(g_self, self), other))
-    return g_self, g_other
+    return (g_self if needs[0] else None), g_other
 
 
 @derivative("div.Scalar", "DivBackward1", inputs=("self",), save=("other",))

@@ -733,30 +733,41 @@ def _specialize(tensor_args: tuple[tuple[int, str, int], ...]) -> type[OpOverloa
     return cls
 
 
-def fast_call(op: OpOverload) -> Callable[..., Any]:
+def fast_call(op: OpOverload, *, binary_operator: bool = False) -> Callable[..., Any]:
     """A plain function with the same behaviour as `op(...)`, for keyroute's own hot paths
-    (calling a function is cheaper than calling an object with __call__)."""
-    fn = op.__dict__.get("_fast_call")
+    (calling a function is cheaper than calling an object with __call__).
+
+    binary_operator=True makes the form Tensor's binary dunders use: a TypeError becomes
+    NotImplemented, so Python tries the other operand and then raises its own "unsupported
+    operand type(s)" (PyTorch's TypeError_to_NotImplemented_ wrapper)."""
+    slot = "_fast_binary_operator" if binary_operator else "_fast_call"
+    fn = op.__dict__.get(slot)
     if fn is not None:
         return fn
     code = _pattern_code(op._tensor_args) if op._schema is not None else None
     if code is None:
-        fn = op.__call__
+        body = "    return SLOW(args, kwargs)"
     else:
-        pattern, needed, terms = code
-        body = _call_source(pattern, needed, terms)
-        src = (
-            "def make(SLOW, CACHE, RESOLVE):\n"
-            "    def call(*args, **kwargs):\n"
+        body = _call_source(*code)
+    if binary_operator:
+        body = (
+            "    try:\n"
             + "".join("    " + line + "\n" for line in body.splitlines())
-            + "    return call\n"
+            + "    except TypeError:\n"
+            "        return NotImplemented"
         )
-        namespace: dict[str, Any] = {"_tls": _tls, "_getattr": getattr}
-        exec(compile(src, f"<keyroute fast call {op}>", "exec"), namespace)
-        fn = namespace["make"](op._call_slow, op._cache, op._resolve)
-        fn.__name__ = op.__name__
-        fn.__qualname__ = str(op)
-    op.__dict__["_fast_call"] = fn
+    src = (
+        "def make(SLOW, CACHE, RESOLVE):\n"
+        "    def call(*args, **kwargs):\n"
+        + "".join("    " + line + "\n" for line in body.splitlines())
+        + "    return call\n"
+    )
+    namespace: dict[str, Any] = {"_tls": _tls, "_getattr": getattr}
+    exec(compile(src, f"<keyroute fast call {op}>", "exec"), namespace)
+    fn = namespace["make"](op._call_slow, op._cache, op._resolve)
+    fn.__name__ = op.__name__
+    fn.__qualname__ = str(op)
+    op.__dict__[slot] = fn
     return fn
 
 

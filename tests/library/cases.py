@@ -37,9 +37,7 @@ def norm(text: str) -> str:
     """Messages and dumps with the library's own names and file locations taken out."""
     text = _MODULE.sub("<module>", text)
     text = _SITE.sub("registered at <site>", text)
-    text = text.replace("keyroute.tensor._tensor.Tensor", "Tensor").replace(
-        "torch.Tensor", "Tensor"
-    )
+    text = text.replace("keyroute.Tensor", "Tensor").replace("torch.Tensor", "Tensor")
     text = re.sub(r"\btorch\.", "M.", text)
     text = re.sub(r"\bkeyroute\.", "M.", text)
     return text

@@ -41,7 +41,7 @@ _OVERLAP_MESSAGE = (
 def check_no_internal_overlap(a: np.ndarray) -> None:
     """PyTorch's assert_no_internal_overlap for a tensor an operation writes: a dimension of
     stride 0 and size > 1 (an expanded tensor) makes several elements one memory location."""
-    if 0 in a.strides:
+    if 0 in a.strides and a.size:  # (NumPy gives empty arrays zero strides: no overlap)
         for size, stride in zip(a.shape, a.strides):
             if stride == 0 and size > 1:
                 raise RuntimeError(_OVERLAP_MESSAGE)

@@ -172,7 +172,12 @@ def _to_copy(self, *, dtype=None, layout=None, device=None, pin_memory=None,
 
 @kernel("clone")
 def clone(self, *, memory_format=None):
-    return wrap(_layout_copy(self._data, memory_format, self._data.dtype), self._dtype)
+    a = self._data
+    if memory_format is None and a.size:
+        # preserve_format, same dtype: NumPy's K-order copy keeps a dense layout's strides
+        # (no casting, so no floating-point state to guard)
+        return wrap(a.copy(order="K"), self._dtype)
+    return wrap(_layout_copy(a, memory_format, a.dtype), self._dtype)
 
 
 def _fill_value(a: np.ndarray, value: Any) -> Any:

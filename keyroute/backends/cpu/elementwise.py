@@ -1358,7 +1358,7 @@ def _inplace_binary(ufunc: Any, name: str, functional: Callable[..., Tensor],
         a = self._data
         dt = self._dtype
         if 0 in a.strides:
-            check_no_internal_overlap(a)
+            check_no_internal_overlap(a)  # (an expanded self)
         if alpha is _ONE:
             oc = other.__class__
             if oc is Tensor:
