@@ -365,9 +365,9 @@ _unary("cos", "CosBackward0", ("self",),
 _unary("tan", "TanBackward0", ("result",),
        lambda g, result: (A.mul.Tensor(g, A.add.Scalar(A.mul.Tensor(result, result), 1)),))  # fmt: skip
 _unary("tanh", "TanhBackward0", ("result",),
-       lambda g, result: (A.mul.Tensor(g, A.rsub.Scalar(A.mul.Tensor(result, result), 1)),))  # fmt: skip
+       lambda g, result: (A.tanh_backward.default(g, result),))  # fmt: skip
 _unary("sigmoid", "SigmoidBackward0", ("result",),
-       lambda g, result: (A.mul.Tensor(A.mul.Tensor(g, result), A.rsub.Scalar(result, 1)),))  # fmt: skip
+       lambda g, result: (A.sigmoid_backward.default(g, result),))  # fmt: skip
 _unary("erf", "ErfBackward0", ("self",), lambda g, self: (A.mul.Tensor(
     g, A.mul.Scalar(A.exp.default(A.neg.default(A.mul.Tensor(self, self))), 2.0 / math.sqrt(math.pi))),))  # fmt: skip
 _unary("erfc", "ErfcBackward0", ("self",), lambda g, self: (A.mul.Tensor(
@@ -396,7 +396,7 @@ derivative("round.decimals", "RoundBackward1")(lambda g: (A.zeros_like.default(g
 
 @derivative("relu", "ReluBackward0", save=("result",))
 def _relu(grad, result):
-    return (A.where.self(A.gt.Scalar(result, 0), grad, A.zeros_like.default(grad)),)
+    return (A.threshold_backward.default(grad, result, 0),)
 
 
 def _gelu_grad(x: Any, approximate: str) -> Any:
@@ -822,16 +822,12 @@ def _logsumexp(grad, self, dim, keepdim, result):
 
 @derivative("_softmax", "SoftmaxBackward0", save=("result", "dim"), computed={"dt": _dtype("self")})
 def _softmax(grad, result, dim, dt):
-    inner = A.sum.dim_IntList(A.mul.Tensor(grad, result), [dim], True)
-    g = A.mul.Tensor(A.sub.Tensor(grad, inner), result)
-    return (g if g._dtype is dt else A._to_copy.default(g, dtype=dt),)
+    return (A._softmax_backward_data.default(grad, result, dim, dt),)
 
 
 @derivative("_log_softmax", "LogSoftmaxBackward0", save=("result", "dim"), computed={"dt": _dtype("self")})
 def _log_softmax(grad, result, dim, dt):
-    total = A.sum.dim_IntList(grad, [dim], True)
-    g = A.sub.Tensor(grad, A.mul.Tensor(A.exp.default(result), total))
-    return (g if g._dtype is dt else A._to_copy.default(g, dtype=dt),)
+    return (A._log_softmax_backward_data.default(grad, result, dim, dt),)
 
 
 @derivative("cumsum", "CumsumBackward0", save=("dim",), computed={"dt": _dtype("self")})
@@ -1433,7 +1429,8 @@ def _nll_backward(grad: Any, self: Any, target: Any, weight: Any, reduction: int
 @derivative("nll_loss_forward", "NllLossBackward0", inputs=("self",), n_outputs=2,
             save=("self", "target", "weight", "reduction", "ignore_index", "result1"))  # fmt: skip
 def _nll(grads, self, target, weight, reduction, ignore_index, result1):
-    return (_nll_backward(grads[0], self, target, weight, reduction, ignore_index, result1, 1),)
+    return (A.nll_loss_backward.default(grads[0], self, target, weight, reduction, ignore_index,
+                                        result1),)  # fmt: skip
 
 
 @derivative("nll_loss2d_forward", "NllLoss2DBackward0", inputs=("self",), n_outputs=2,
@@ -1609,3 +1606,59 @@ def _convolution(grad, input, weight, bias, stride, padding, dilation, transpose
         list(output_padding), groups, mask,
     )
     return g_in, g_w, g_b
+
+
+# ----------------------------------------------------------------------------- backward ops
+# Derivatives of the backward operators themselves (double backward), as PyTorch's.
+
+
+@derivative("threshold_backward", "ThresholdBackwardBackward0", save=("self", "threshold"))
+def _threshold_backward(grad, self, threshold):
+    return A.threshold_backward.default(grad, self, threshold), A.zeros_like.default(grad)
+
+
+@derivative("sigmoid_backward", "SigmoidBackwardBackward0", save=("grad_output", "output"))
+def _sigmoid_backward(grad, grad_output, output):
+    g_go = A.sigmoid_backward.default(grad, output)
+    # d/dy [g * (1 - y) * y] = g * (1 - 2y)
+    g_out = A.mul.Tensor(A.mul.Tensor(grad, grad_output), A.rsub.Scalar(A.mul.Scalar(output, 2), 1))
+    return g_go, g_out
+
+
+@derivative("tanh_backward", "TanhBackwardBackward0", save=("grad_output", "output"))
+def _tanh_backward(grad, grad_output, output):
+    g_go = A.tanh_backward.default(grad, output)
+    g_out = A.mul.Scalar(A.mul.Tensor(A.mul.Tensor(grad, grad_output), output), -2)
+    return g_go, g_out
+
+
+@derivative("_log_softmax_backward_data", "LogSoftmaxBackwardDataBackward0",
+            inputs=("grad_output", "output"), save=("grad_output", "output", "dim"))  # fmt: skip
+def _log_softmax_backward_data(grad, grad_output, output, dim):
+    # r = go - exp(out) * sum(go): linear in go; out enters through exp(out)
+    e = A.exp.default(output)
+    g_go = A.sub.Tensor(grad, A.sum.dim_IntList(A.mul.Tensor(grad, e), [dim], True))
+    g_out = A.neg.default(A.mul.Tensor(A.mul.Tensor(grad, e),
+                                       A.sum.dim_IntList(grad_output, [dim], True)))  # fmt: skip
+    return g_go, g_out
+
+
+@derivative("_softmax_backward_data", "SoftmaxBackwardDataBackward0",
+            inputs=("grad_output", "output"), save=("grad_output", "output", "dim"))  # fmt: skip
+def _softmax_backward_data(grad, grad_output, output, dim):
+    # r = out * (go - sum(go * out))
+    g_go = A._softmax_backward_data.default(grad, output, dim, output.dtype)
+    t = A.sum.dim_IntList(A.mul.Tensor(grad_output, output), [dim], True)
+    s = A.sum.dim_IntList(A.mul.Tensor(grad, output), [dim], True)
+    g_out = A.sub.Tensor(A.mul.Tensor(grad, A.sub.Tensor(grad_output, t)),
+                         A.mul.Tensor(grad_output, s))  # fmt: skip
+    return g_go, g_out
+
+
+@derivative("nll_loss_backward", "NllLossBackwardBackward0", inputs=("grad_output", "self"),
+            save=("target", "weight", "reduction", "ignore_index"),
+            computed={"s": _shape("self")})  # fmt: skip
+def _nll_loss_backward(grad, target, weight, reduction, ignore_index, s):
+    # linear in grad_output: its gradient is the loss itself applied to grad
+    g_go = A.nll_loss_forward.default(grad, target, weight, reduction, ignore_index)[0]
+    return g_go, _zeros(s, grad)

@@ -41,10 +41,14 @@ def accumulate_into_grad(leaf: Any, g: Any) -> None:
     aten = _ops()
     if meta.grad is None:
         if not _tls.grad_enabled:
+            # Steal the incoming gradient (PyTorch's AccumulateGrad does when nothing else
+            # holds it): copy only if its layout differs from the leaf's, or if its memory
+            # (itself or the tensor it views) was already handed to another leaf.
+            root = g._base if g._base is not None else g
             g = g.detach()
             if not g.is_contiguous() and leaf.is_contiguous():
                 g = aten.clone.default(g, memory_format=0)
-            elif g._base is not None or _is_aliased(g):
+            elif _is_aliased(root):
                 g = aten.clone.default(g)
         meta.grad = g
     elif _tls.grad_enabled:
@@ -56,7 +60,9 @@ def accumulate_into_grad(leaf: Any, g: Any) -> None:
             hook(leaf)
 
 
-_STORED: set[int] = set()
+# Memory handed to a leaf's .grad during the current backward run, by id; the objects are
+# kept so that an id cannot be reused by a later tensor within the run.
+_STORED: dict[int, Any] = {}
 
 
 def _is_aliased(g: Any) -> bool:
@@ -64,7 +70,7 @@ def _is_aliased(g: Any) -> bool:
     key = id(g)
     if key in _STORED:
         return True
-    _STORED.add(key)
+    _STORED[key] = g
     return False
 
 

@@ -262,3 +262,10 @@ case("convolution")(
     lambda M, rng: ((t(M, rng, 1, 2, 5, 5), t(M, rng, 3, 2, 3, 3), t(M, rng, 3), [1, 1], [1, 1], [1, 1],
                      False, [0, 0], 1), {})  # fmt: skip
 )
+# backward operators (double backward)
+case("threshold_backward")(lambda M, rng: ((t(M, rng, 3, 4), t(M, rng, 3, 4), 0.25), {}))
+case("sigmoid_backward")(lambda M, rng: ((t(M, rng, 3, 4), t(M, rng, 3, 4, low=0.1, high=0.9)), {}))
+case("tanh_backward")(lambda M, rng: ((t(M, rng, 3, 4), t(M, rng, 3, 4, low=-0.9, high=0.9)), {}))
+case("_log_softmax_backward_data")(lambda M, rng: ((t(M, rng, 3, 4), t(M, rng, 3, 4, low=-3, high=-0.1), 1, M.float64), {}))
+case("_softmax_backward_data")(lambda M, rng: ((t(M, rng, 3, 4), t(M, rng, 3, 4, low=0.05, high=0.5), 1, M.float64), {}))
+case("nll_loss_backward")(lambda M, rng: ((t(M, rng), t(M, rng, 3, 4), ints(M, [0, 3, 1]), None, 1, -100, M.tensor(3.0, dtype=M.float64)), {}))

@@ -211,6 +211,24 @@ def _checked_fill_value(a: np.ndarray, value: Any) -> Any:
     """A fill value converted as Scalar::to<T>() converts it: no silent overflow (c10's
     checked_convert; negative ints may still wrap into unsigned types), no dropped imaginary
     part."""
+    vc = value.__class__
+    if (vc is float or vc is int) and a.dtype in _FLOAT32_64:
+        # The common case (ones_like, zeros_like, fill_(0.5) on float32/float64), checked
+        # without NumPy's slow dtype introspection.
+        if vc is int and not -(1 << 63) <= value < 1 << 64:
+            return _checked_fill_value_general(a, value)
+        v = float(value)
+        if a.dtype.itemsize == 4 and abs(v) > _FLT_MAX and v != math.inf and v != -math.inf:
+            raise RuntimeError("value cannot be converted to type float without overflow")
+        return v
+    return _checked_fill_value_general(a, value)
+
+
+_FLOAT32_64 = (np.dtype(np.float32), np.dtype(np.float64))
+_FLT_MAX = float(np.finfo(np.float32).max)
+
+
+def _checked_fill_value_general(a: np.ndarray, value: Any) -> Any:
     if isinstance(value, Tensor):
         value = value.item()
     if isinstance(value, int) and not isinstance(value, bool):
@@ -584,3 +602,43 @@ def randperm_generator_out(n, *, generator, out):
         resize_(out, [n])
     out._data[...] = numpy_generator(generator).permutation(n)
     return out
+
+
+# ----------------------------------------------------------------------------- *_like
+# empty_like/zeros_like/ones_like/full_like of a contiguous CPU tensor, straight to NumPy (the
+# CompositeExplicitAutograd decomposition empty_like -> empty -> fill_ costs three dispatches;
+# every backward pass starts with a ones_like). Anything else takes that decomposition.
+
+from ...aten import core as _aten_core  # noqa: E402
+
+
+def _like_kernel(name: str) -> None:
+    composite = getattr(_aten_core, name)
+    takes_value = name == "full_like"
+
+    def like(self: Tensor, *args: Any, dtype: Any = None, layout: Any = None, device: Any = None,
+             pin_memory: Any = None, memory_format: Any = None) -> Tensor:  # fmt: skip
+        a = self._data
+        if (
+            memory_format is None
+            and (device is None or Device(device).type == "cpu")
+            and a.size
+            and a.flags.c_contiguous
+        ):
+            dt = self._dtype if dtype is None else to_dtype(dtype)
+            if name == "empty_like":
+                return wrap(np.empty(a.shape, dt.np), dt)
+            if name == "zeros_like":
+                return wrap(np.zeros(a.shape, dt.np), dt)
+            out = np.empty(a.shape, dt.np)
+            out[...] = _checked_fill_value(out, args[0] if takes_value else 1)
+            return wrap(out, dt)
+        return composite(self, *args, dtype=dtype, layout=layout, device=device,
+                         pin_memory=pin_memory, memory_format=memory_format)  # fmt: skip
+
+    like.__name__ = name
+    kernel(name)(like)
+
+
+for _name in ("empty_like", "zeros_like", "ones_like", "full_like"):
+    _like_kernel(_name)
