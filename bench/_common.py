@@ -42,8 +42,9 @@ def measure(fn: Callable[[], Any], *, repeat: int = 15, min_time: float = 0.05) 
     return statistics.median(runs)
 
 
-def compare(cases: dict[str, Callable[[], Any]], *, rounds: int = 15,
-            min_time: float = 0.02) -> dict[str, float]:  # fmt: skip
+def compare(
+    cases: dict[str, Callable[[], Any]], *, rounds: int = 15, min_time: float = 0.02
+) -> dict[str, float]:
     """Median seconds per call of each case, measured in interleaved rounds (one timed loop of
     every case per round): on a loaded machine a slow phase hits every case alike, so the
     ratios between cases hold even when absolute times drift."""

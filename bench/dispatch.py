@@ -54,22 +54,31 @@ def main() -> None:
     rows = [
         ("kernel called directly", direct, direct),
         ("through the dispatcher (plain path)", t["plain"], direct),
-        ("  + 2 fallthrough layers in the key set", t_fallthrough["ft"] * direct
-         / t_fallthrough["direct"], direct),
+        (
+            "  + 2 fallthrough layers in the key set",
+            t_fallthrough["ft"] * direct / t_fallthrough["direct"],
+            direct,
+        ),
         ("through a redispatching AutogradCPU layer", t["redispatching"], direct),
-    ]  # fmt: skip
+    ]
     print(table("keyroute dispatcher, two-tensor op with a trivial kernel", rows, "direct call"))
     print(f"\nadded per call, plain path: {(t['plain'] - direct) * 1e6:.3f} µs (target < 0.5 µs)")
     print(f"keyroute a + b on (16,) float32 (the whole eager add): {t['add'] * 1e6:.2f} µs")
     torch = torch_or_none()
     if torch is not None:
         ta, tb = torch.ones(16), torch.ones(16)
-        tt = compare({"add": lambda: torch.add(ta, tb),
-                      "ops": lambda: torch.ops.aten.add.Tensor(ta, tb),
-                      "kr": lambda: a + b})  # fmt: skip
-        print(f"PyTorch torch.add (16,): {tt['add'] * 1e6:.2f} µs; torch.ops.aten.add.Tensor: "
-              f"{tt['ops'] * 1e6:.2f} µs; keyroute a + b / torch.add: "
-              f"{tt['kr'] / tt['add']:.2f}x")  # fmt: skip
+        tt = compare(
+            {
+                "add": lambda: torch.add(ta, tb),
+                "ops": lambda: torch.ops.aten.add.Tensor(ta, tb),
+                "kr": lambda: a + b,
+            }
+        )
+        print(
+            f"PyTorch torch.add (16,): {tt['add'] * 1e6:.2f} µs; torch.ops.aten.add.Tensor: "
+            f"{tt['ops'] * 1e6:.2f} µs; keyroute a + b / torch.add: "
+            f"{tt['kr'] / tt['add']:.2f}x"
+        )
     lib._destroy()
 
 

@@ -31,14 +31,22 @@ def main() -> None:
     f32 = np.float32
     cases = {
         "add (16,)": (rng.standard_normal(16).astype(f32), rng.standard_normal(16).astype(f32)),
-        "mm (2,16)x(16,32)": (rng.standard_normal((2, 16)).astype(f32),
-                              rng.standard_normal((16, 32)).astype(f32)),
-        "RMSNorm chain (2,16), 6 ops": (rng.standard_normal((2, 16)).astype(f32),
-                                        rng.standard_normal(16).astype(f32)),
-        "matmul 512x512": (rng.standard_normal((512, 512)).astype(f32),
-                           rng.standard_normal((512, 512)).astype(f32)),
-        "add 512x512": (rng.standard_normal((512, 512)).astype(f32),
-                        rng.standard_normal((512, 512)).astype(f32)),
+        "mm (2,16)x(16,32)": (
+            rng.standard_normal((2, 16)).astype(f32),
+            rng.standard_normal((16, 32)).astype(f32),
+        ),
+        "RMSNorm chain (2,16), 6 ops": (
+            rng.standard_normal((2, 16)).astype(f32),
+            rng.standard_normal(16).astype(f32),
+        ),
+        "matmul 512x512": (
+            rng.standard_normal((512, 512)).astype(f32),
+            rng.standard_normal((512, 512)).astype(f32),
+        ),
+        "add 512x512": (
+            rng.standard_normal((512, 512)).astype(f32),
+            rng.standard_normal((512, 512)).astype(f32),
+        ),
     }
     numpy_fns = {
         "add (16,)": lambda a, b: np.add(a, b),
@@ -64,8 +72,10 @@ def main() -> None:
     for name, (a, b) in cases.items():
         ka, kb = keyroute.from_numpy(a), keyroute.from_numpy(b)
         np.testing.assert_allclose(kr[name](ka, kb).numpy(), numpy_fns[name](a, b), rtol=1e-4)
-        timed = {"np": lambda f=numpy_fns[name], a=a, b=b: f(a, b),
-                 "kr": lambda f=kr[name], a=ka, b=kb: f(a, b)}
+        timed = {
+            "np": lambda f=numpy_fns[name], a=a, b=b: f(a, b),
+            "kr": lambda f=kr[name], a=ka, b=kb: f(a, b),
+        }
         if torch is not None:
             ta, tb = torch.from_numpy(a), torch.from_numpy(b)
             timed["th"] = lambda f=th[name], a=ta, b=tb: f(a, b)

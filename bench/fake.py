@@ -28,9 +28,27 @@ import keyroute
 from keyroute.subclasses import FakeTensorMode
 
 ROOT = os.path.join(os.path.dirname(__file__), "..")
-PLAN_70B = ["plan", "--layers", "80", "--hidden", "8192", "--ffn", "28672", "--heads", "64",
-            "--kv-heads", "8", "--vocab", "128256", "--dtype", "bfloat16", "--batch", "1",
-            "--seq", "4096"]  # fmt: skip
+PLAN_70B = [
+    "plan",
+    "--layers",
+    "80",
+    "--hidden",
+    "8192",
+    "--ffn",
+    "28672",
+    "--heads",
+    "64",
+    "--kv-heads",
+    "8",
+    "--vocab",
+    "128256",
+    "--dtype",
+    "bfloat16",
+    "--batch",
+    "1",
+    "--seq",
+    "4096",
+]
 BLOCKS, WIDTH = 32, 8192
 
 
@@ -85,8 +103,9 @@ print(f"@@ {wall} {rss} {done.returncode}")
 def _run_measured(cmd: list[str]) -> tuple[float, int, str]:
     """Wall seconds and peak RSS (bytes) of one fresh process running cmd; its stdout."""
     env = dict(os.environ, PYTHONPATH=os.path.abspath(ROOT))
-    done = subprocess.run([sys.executable, "-c", _LAUNCHER, *cmd], capture_output=True,
-                          text=True, env=env)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", _LAUNCHER, *cmd], capture_output=True, text=True, env=env
+    )
     *out, last = done.stdout.rstrip("\n").split("\n")
     _, wall, rss, rc = last.split()
     if rc != "0":
@@ -111,8 +130,10 @@ def main() -> None:
         ref_text = fmt_time(ref) if ref else "-"
         print(f"{name:<{width}}{fmt_time(t):>12}{ref_text:>12}   {ratio}")
     per_block = ours["fake MLP stack forward"] / BLOCKS
-    print(f"fake MLP stack: {BLOCKS} blocks of {WIDTH} wide, {fmt_time(per_block).strip()} per "
-          f"block (4 operators)")  # fmt: skip
+    print(
+        f"fake MLP stack: {BLOCKS} blocks of {WIDTH} wide, {fmt_time(per_block).strip()} per "
+        f"block (4 operators)"
+    )
 
     runs = [_run_measured([sys.executable, "-m", "keyroute.cli", *PLAN_70B]) for _ in range(3)]
     imports = [_run_measured([sys.executable, "-c", "import keyroute"]) for _ in range(3)]
@@ -121,12 +142,16 @@ def main() -> None:
     imp = statistics.median(r[0] for r in imports)
     imp_rss = max(r[1] for r in imports)
     params = next(line for line in runs[0][2].splitlines() if line.startswith("parameters"))
-    print("\nkeyroute plan (70B: 80 layers, 8192 hidden, 28672 ffn, 64/8 heads, 128256 vocab, "
-          "bf16, batch 1, seq 4096), fresh process, median of 3")  # fmt: skip
+    print(
+        "\nkeyroute plan (70B: 80 layers, 8192 hidden, 28672 ffn, 64/8 heads, 128256 vocab, "
+        "bf16, batch 1, seq 4096), fresh process, median of 3"
+    )
     print(f"  {params}")
     print(f"  wall time   {wall:6.2f} s   (target < 2 s; `import keyroute` alone {imp:.2f} s)")
-    print(f"  peak RSS    {rss / 2**20:6.1f} MB (target < 200 MB; `import keyroute` alone "
-          f"{imp_rss / 2**20:.1f} MB)")  # fmt: skip
+    print(
+        f"  peak RSS    {rss / 2**20:6.1f} MB (target < 200 MB; `import keyroute` alone "
+        f"{imp_rss / 2**20:.1f} MB)"
+    )
 
 
 if __name__ == "__main__":

@@ -71,8 +71,9 @@ def _layer_norm(x: np.ndarray, w: np.ndarray, b: np.ndarray, eps: float) -> np.n
     return y
 
 
-def numpy_forward(W: dict[str, np.ndarray], ids: np.ndarray, mask: np.ndarray,
-                  heads: int = 12, eps: float = 1e-12) -> np.ndarray:  # fmt: skip
+def numpy_forward(
+    W: dict[str, np.ndarray], ids: np.ndarray, mask: np.ndarray, heads: int = 12, eps: float = 1e-12
+) -> np.ndarray:
     """The BERT forward, mean pooling and L2 normalisation in float32 NumPy."""
     b, s = ids.shape
     p = "embeddings."
@@ -106,8 +107,12 @@ def numpy_forward(W: dict[str, np.ndarray], ids: np.ndarray, mask: np.ndarray,
         ctx = (sc @ v).transpose(0, 2, 1, 3).reshape(b * s, h)
         a = lin(ctx, "attention.output.dense")
         a += x
-        a = _layer_norm(a, W[p + "attention.output.LayerNorm.weight"],
-                        W[p + "attention.output.LayerNorm.bias"], eps)  # fmt: skip
+        a = _layer_norm(
+            a,
+            W[p + "attention.output.LayerNorm.weight"],
+            W[p + "attention.output.LayerNorm.bias"],
+            eps,
+        )
         inter = lin(a, "intermediate.dense")
         g = _erf(inter * _F32(_SQRT1_2))
         g += 1.0
@@ -182,8 +187,10 @@ def main() -> None:
     rows = [(name, statistics.median(ts)) for name, ts in times.items()]
     t_np = rows[0][1]
 
-    print(f"all-MiniLM-L6-v2: {len(sents)} sentences ({lengths.min()}-{lengths.max()} tokens), "
-          f"batch 32, one BLAS thread, median of {args.repeat}")  # fmt: skip
+    print(
+        f"all-MiniLM-L6-v2: {len(sents)} sentences ({lengths.min()}-{lengths.max()} tokens), "
+        f"batch 32, one BLAS thread, median of {args.repeat}"
+    )
     print(f"hand-written NumPy: erf from {ERF}; max |keyroute - NumPy| = {diff:.2e}")
     width = max(len(r[0]) for r in rows) + 2
     print(f"{'case':<{width}}{'time':>12}   ratio to NumPy by hand")

@@ -61,8 +61,9 @@ class NumpyMLP:
 
 def lib_step(lib):  # noqa: ANN001, ANN202  (keyroute or torch: identical code)
     def make(params: list[np.ndarray]):  # noqa: ANN202
-        model = lib.nn.Sequential(lib.nn.Linear(D_IN, D_HIDDEN), lib.nn.ReLU(),
-                                  lib.nn.Linear(D_HIDDEN, D_OUT))
+        model = lib.nn.Sequential(
+            lib.nn.Linear(D_IN, D_HIDDEN), lib.nn.ReLU(), lib.nn.Linear(D_HIDDEN, D_OUT)
+        )
         with lib.no_grad():
             for p, value in zip(model.parameters(), params):
                 p.copy_(lib.from_numpy(value))
@@ -85,8 +86,10 @@ def main() -> None:
     rng = np.random.default_rng(0)
     x = rng.standard_normal((BATCH, D_IN)).astype(np.float32)
     y = rng.integers(0, D_OUT, BATCH).astype(np.int64)
-    params = [(rng.standard_normal(s) * 0.05).astype(np.float32)
-              for s in ((D_HIDDEN, D_IN), (D_HIDDEN,), (D_OUT, D_HIDDEN), (D_OUT,))]
+    params = [
+        (rng.standard_normal(s) * 0.05).astype(np.float32)
+        for s in ((D_HIDDEN, D_IN), (D_HIDDEN,), (D_OUT, D_HIDDEN), (D_OUT,))
+    ]
 
     # Same starting point: the three must compute the same losses.
     ref = NumpyMLP(params)
@@ -125,6 +128,7 @@ def main() -> None:
         print(f", PyTorch {t['th'] * 1e6:.2f}µs, ratio {t['kr'] / t['th']:.2f}x")
     else:
         print()
+
 
 if __name__ == "__main__":
     main()

@@ -9,12 +9,12 @@ def rms_norm(x: torch.Tensor, w: torch.Tensor, eps: float) -> torch.Tensor:
 
 @rms_norm.register_fake
 def _(x, w, eps):
-    return torch.empty_like(x)   # describes the output's shape and type only, computing nothing
+    return torch.empty_like(x)  # describes the output's shape and type only, computing nothing
 
 
 @torch.library.custom_op("demo::store_kv", mutates_args=("cache",))
 def store_kv(cache: torch.Tensor, slots: torch.Tensor, value: torch.Tensor) -> None:
-    cache.index_copy_(0, slots, value)   # write the new token's KV into the given slot of the cache
+    cache.index_copy_(0, slots, value)  # write the new token's KV into the given slot of the cache
 
 
 print(torch.ops.demo.rms_norm.default._schema)
@@ -24,7 +24,9 @@ torch.manual_seed(0)
 x, w = torch.randn(2, 16), torch.ones(16)
 print("CPU 上计算：", tuple(torch.ops.demo.rms_norm(x, w, 1e-6).shape))
 
-m = torch.ops.demo.rms_norm(torch.empty(4096, 8192, device="meta"), torch.empty(8192, device="meta"), 1e-6)
+m = torch.ops.demo.rms_norm(
+    torch.empty(4096, 8192, device="meta"), torch.empty(8192, device="meta"), 1e-6
+)
 print("meta 设备上只推导形状：", tuple(m.shape), m.device)
 
 cache = torch.zeros(8, 4)
@@ -36,5 +38,7 @@ def block(x, w):
     return torch.ops.demo.rms_norm(x, w, 1e-6).relu()
 
 
-compiled = torch.compile(block, fullgraph=True, backend="eager")   # fullgraph: the whole thing has to be captured as one graph
+compiled = torch.compile(
+    block, fullgraph=True, backend="eager"
+)  # fullgraph: the whole thing has to be captured as one graph
 print("torch.compile 能完整捕获：", torch.allclose(compiled(x, w), block(x, w)))

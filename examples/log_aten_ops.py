@@ -17,7 +17,7 @@ x = torch.randn(2, 16)
 w = torch.ones(16)
 lin = torch.nn.Linear(16, 32, bias=False)
 with LogOps() as log:
-    h = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * w   # RMSNorm
-    y = torch.nn.functional.silu(lin(h))                               # Linear + SiLU
+    h = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * w  # RMSNorm
+    y = torch.nn.functional.silu(lin(h))  # Linear + SiLU
 for op in log.ops:
     print(op)

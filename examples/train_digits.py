@@ -48,8 +48,13 @@ def accuracy(model: nn.Module, x: torch.Tensor, y: torch.Tensor) -> float:
     return (pred == y).float().mean().item()
 
 
-def train(epochs: int = 30, batch_size: int = 64, lr: float = 3e-3, seed: int = 0,
-          show_progress: bool = True) -> dict:
+def train(
+    epochs: int = 30,
+    batch_size: int = 64,
+    lr: float = 3e-3,
+    seed: int = 0,
+    show_progress: bool = True,
+) -> dict:
     """Train and return {'losses': per-epoch mean loss, 'train_acc', 'test_acc'}."""
     torch.manual_seed(seed)
     x_train, y_train, x_test, y_test = load_digits_split(seed)
@@ -67,7 +72,7 @@ def train(epochs: int = 30, batch_size: int = 64, lr: float = 3e-3, seed: int = 
         order = torch.from_numpy(rng.permutation(len(x_train)))
         total = 0.0
         for i in range(steps_per_epoch):
-            idx = order[i * batch_size:(i + 1) * batch_size]
+            idx = order[i * batch_size : (i + 1) * batch_size]
             logits = model(xt[idx])
             loss = F.cross_entropy(logits, yt[idx])
             opt.zero_grad()
@@ -78,8 +83,11 @@ def train(epochs: int = 30, batch_size: int = 64, lr: float = 3e-3, seed: int = 
             if bar is not None:
                 bar(step, extra=f"epoch {epoch + 1}/{epochs} loss {loss.item():.4f}")
         losses.append(total / steps_per_epoch)
-    return {"losses": losses, "train_acc": accuracy(model, xt, yt),
-            "test_acc": accuracy(model, xv, yv)}
+    return {
+        "losses": losses,
+        "train_acc": accuracy(model, xt, yt),
+        "test_acc": accuracy(model, xv, yv),
+    }
 
 
 def main() -> None:

@@ -96,8 +96,19 @@ __all__ = [
 aten = ops.aten
 _NP_TO_DTYPE = {
     np.dtype(d.np): d
-    for d in (bool_, uint8, int8, int16, int32, int64, float16, float32, float64, complex64,
-              complex128)  # fmt: skip
+    for d in (
+        bool_,
+        uint8,
+        int8,
+        int16,
+        int32,
+        int64,
+        float16,
+        float32,
+        float64,
+        complex64,
+        complex128,
+    )
 }
 _MAX_DIMS = 128  # PyTorch's limit on the nesting depth of tensor() data
 _warned: set[str] = set()
@@ -265,9 +276,7 @@ def _tensor_arg(fn: str, value: Any, name: str = "input") -> Tensor:
 
 def _check_requires_grad(t: Tensor) -> None:
     if not (t._dtype.is_floating_point or t._dtype.is_complex):
-        raise RuntimeError(
-            "Only Tensors of floating point and complex dtype can require gradients"
-        )
+        raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
 
 
 def _finish(t: Tensor, requires_grad: bool) -> Tensor:
@@ -307,8 +316,13 @@ def _check_out(fn: str, out: Any, dt: dtype | None, device: Any) -> Tensor:
     return out
 
 
-def _write_out(fn: str, out: Tensor, shape: list[int], fill: Callable[[Tensor], Any] | None,
-               requires_grad: bool) -> Tensor:  # fmt: skip
+def _write_out(
+    fn: str,
+    out: Tensor,
+    shape: list[int],
+    fill: Callable[[Tensor], Any] | None,
+    requires_grad: bool,
+) -> Tensor:
     """`factory(..., out=out)`: resize `out` and fill it in place. PyTorch's `<fn>.out`
     kernels resize inside (one write for the version counter: the fill's)."""
     from .autograd.grad_mode import is_grad_enabled
@@ -544,9 +558,7 @@ def _store(values: list[Any], dt: dtype) -> np.ndarray:
                 return f64.astype(np.float32).astype(dt.np)
             return f64.astype(dt.np)
         if dt.category == 3:
-            return np.array([_unpack_complex(v) for v in values], dtype=np.complex128).astype(
-                dt.np
-            )
+            return np.array([_unpack_complex(v) for v in values], dtype=np.complex128).astype(dt.np)
         if dt is bool_:
             if kinds <= {bool}:
                 return np.array(values, dtype=np.bool_)
@@ -641,12 +653,16 @@ class _Memory:
 
     __slots__ = ("__array_interface__", "_owner")
 
-    def __init__(self, owner: np.ndarray, address: int, n: int, np_dtype: np.dtype,
-                 readonly: bool) -> None:  # fmt: skip
+    def __init__(
+        self, owner: np.ndarray, address: int, n: int, np_dtype: np.dtype, readonly: bool
+    ) -> None:
         self._owner = owner
         self.__array_interface__ = {
-            "data": (address, readonly), "shape": (n,), "typestr": np_dtype.str, "version": 3,
-        }  # fmt: skip
+            "data": (address, readonly),
+            "shape": (n,),
+            "typestr": np_dtype.str,
+            "version": 3,
+        }
 
 
 def _meta_tensor(shape: Any, dt: dtype, stride: Any = None) -> Tensor:
@@ -666,14 +682,15 @@ def _copy_array(arr: np.ndarray, dt: dtype) -> np.ndarray:
         return arr.astype(dt.np, order="K", copy=True)
 
 
-def _tensor_from_data(data: Any, dt: dtype | None, dev: Device | None,
-                      copy_numpy: bool) -> Tensor:  # fmt: skip
+def _tensor_from_data(data: Any, dt: dtype | None, dev: Device | None, copy_numpy: bool) -> Tensor:
     """PyTorch's internal_new_from_data: a fresh tensor (on `dev`) holding `data`."""
     if isinstance(data, Tensor):
         src = data.detach()
         # A `with device(...)` block (PyTorch passes it as device=) wins over the source's.
-        target = dev if dev is not None else (
-            default_device() if _device_mod._default_stack() else src.device
+        target = (
+            dev
+            if dev is not None
+            else (default_device() if _device_mod._default_stack() else src.device)
         )
         return src.to(device=target, dtype=dt or src._dtype, copy=True)
     target = default_device() if dev is None else dev
@@ -715,8 +732,14 @@ def _tensor_from_data(data: Any, dt: dtype | None, dev: Device | None,
     return aten.lift_fresh.default(wrap_cpu(arr, dt))
 
 
-def tensor(data: Any, *, dtype: Any = None, device: Any = None, requires_grad: bool = False,
-           pin_memory: bool = False) -> Tensor:  # fmt: skip
+def tensor(
+    data: Any,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    pin_memory: bool = False,
+) -> Tensor:
     """A new tensor holding a copy of `data`: nested sequences, a NumPy array, a scalar or a
     tensor; its dtype inferred as PyTorch infers it (ints int64, floats the default dtype,
     bools bool, complex the default complex dtype, promoted across elements)."""
@@ -755,8 +778,14 @@ def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
     return _below(_tensor_from_data, data, dt, dev, False)
 
 
-def asarray(obj: Any, *, dtype: Any = None, device: Any = None, copy: bool | None = None,
-            requires_grad: bool = False) -> Tensor:  # fmt: skip
+def asarray(
+    obj: Any,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    copy: bool | None = None,
+    requires_grad: bool = False,
+) -> Tensor:
     """torch.asarray: share memory with tensors, NumPy arrays and DLPack producers when
     possible (`copy=False` demands it, `copy=True` forbids it); else build from data."""
     dt = _dtype_arg("asarray", dtype)
@@ -774,12 +803,9 @@ def asarray(obj: Any, *, dtype: Any = None, device: Any = None, copy: bool | Non
         if copy is False and (need_dtype or need_device):
             if need_dtype:
                 raise ValueError(
-                    f"can't alias tensor with dtype '{t._dtype._short}' into dtype "
-                    f"'{dt._short}'."  # type: ignore[union-attr]
+                    f"can't alias tensor with dtype '{t._dtype._short}' into dtype '{dt._short}'."  # type: ignore[union-attr]
                 )
-            raise ValueError(
-                f"can't alias tensor from device '{t.device}' to '{dev}'."
-            )
+            raise ValueError(f"can't alias tensor from device '{t.device}' to '{dev}'.")
         if copy or need_dtype or need_device:
             t = t.detach().to(device=dev or t.device, dtype=dt or t._dtype, copy=True)
         return _finish(t, requires_grad) if requires_grad else t
@@ -846,9 +872,16 @@ def _np_from_dlpack(t: Tensor) -> np.ndarray:
 def _size_factory(fn: str, op: Any, out_fill: Callable[[Tensor], Any] | None) -> Callable:
     """A public `fn(*size, out=, dtype=, layout=, device=, pin_memory=, requires_grad=)`."""
 
-    def factory(*size: Any, out: Any = None, dtype: Any = None, layout: Any = None,
-                device: Any = None, pin_memory: bool | None = False,
-                requires_grad: bool = False, **kwargs: Any) -> Tensor:  # fmt: skip
+    def factory(
+        *size: Any,
+        out: Any = None,
+        dtype: Any = None,
+        layout: Any = None,
+        device: Any = None,
+        pin_memory: bool | None = False,
+        requires_grad: bool = False,
+        **kwargs: Any,
+    ) -> Tensor:
         size_kw = kwargs.pop("size", None)
         memory_format = kwargs.pop("memory_format", None) if fn == "empty" else None
         generator = kwargs.pop("generator", None) if fn in ("rand", "randn") else None
@@ -923,10 +956,18 @@ def _fill_dtype(value: Any) -> dtype:
 _MISSING: Any = object()
 
 
-def full(size: Any = _MISSING, fill_value: Any = _MISSING, *args: Any, out: Any = None,
-         dtype: Any = None, layout: Any = None, device: Any = None,
-         pin_memory: bool | None = False, requires_grad: bool = False,
-         names: Any = None) -> Tensor:  # fmt: skip
+def full(
+    size: Any = _MISSING,
+    fill_value: Any = _MISSING,
+    *args: Any,
+    out: Any = None,
+    dtype: Any = None,
+    layout: Any = None,
+    device: Any = None,
+    pin_memory: bool | None = False,
+    requires_grad: bool = False,
+    names: Any = None,
+) -> Tensor:
     """A tensor of `size` filled with `fill_value` (dtype inferred from the value)."""
     if args:
         raise TypeError(f"full() takes 2 positional arguments but {2 + len(args)} were given")
@@ -934,8 +975,10 @@ def full(size: Any = _MISSING, fill_value: Any = _MISSING, *args: Any, out: Any 
         raise TypeError('full() missing 1 required positional arguments: "size"')
     if fill_value is _MISSING:
         raise TypeError('full() missing 1 required positional arguments: "fill_value"')
-    if isinstance(size, (tuple, list)) and size and not all(
-        _index_like(v) is not None for v in size
+    if (
+        isinstance(size, (tuple, list))
+        and size
+        and not all(_index_like(v) is not None for v in size)
     ):
         bad = next(i for i, v in enumerate(size) if _index_like(v) is None)
         raise TypeError(
@@ -955,22 +998,30 @@ def full(size: Any = _MISSING, fill_value: Any = _MISSING, *args: Any, out: Any 
 
 
 def _like(fn: str, op: Any) -> Callable:
-    def like(input: Any, *args: Any, dtype: Any = None, layout: Any = None,
-             device: Any = None, pin_memory: bool | None = False,
-             requires_grad: bool = False, memory_format: Any = None) -> Tensor:  # fmt: skip
+    def like(
+        input: Any,
+        *args: Any,
+        dtype: Any = None,
+        layout: Any = None,
+        device: Any = None,
+        pin_memory: bool | None = False,
+        requires_grad: bool = False,
+        memory_format: Any = None,
+    ) -> Tensor:
         t = _tensor_arg(fn, input)
         dt = _dtype_arg(fn, dtype)
         dev = None if device is None else _device_arg(fn, device)
         extra = ()
         if fn == "full_like":
             if not args:
-                raise TypeError('full_like() missing 1 required positional arguments: '
-                                '"fill_value"')  # fmt: skip
+                raise TypeError('full_like() missing 1 required positional arguments: "fill_value"')
             extra = (_number_arg(fn, "fill_value", args[0], 2),)
             args = args[1:]
         if args:
-            raise TypeError(f"{fn}() takes {1 + len(extra)} positional argument but "
-                            f"{1 + len(extra) + len(args)} were given")  # fmt: skip
+            raise TypeError(
+                f"{fn}() takes {1 + len(extra)} positional argument but "
+                f"{1 + len(extra) + len(args)} were given"
+            )
         kw: dict[str, Any] = {"dtype": dt, "device": dev}
         if memory_format is not None:
             kw["memory_format"] = memory_format
@@ -996,9 +1047,16 @@ def _is_integral_number(v: Any) -> bool:
     return isinstance(v, (int, np.integer, np.bool_))
 
 
-def arange(*args: Any, out: Any = None, dtype: Any = None, layout: Any = None,
-           device: Any = None, pin_memory: bool | None = False, requires_grad: bool = False,
-           **kwargs: Any) -> Tensor:  # fmt: skip
+def arange(
+    *args: Any,
+    out: Any = None,
+    dtype: Any = None,
+    layout: Any = None,
+    device: Any = None,
+    pin_memory: bool | None = False,
+    requires_grad: bool = False,
+    **kwargs: Any,
+) -> Tensor:
     """Values from `start` to `end` (exclusive) by `step`: int64 when all three are integral,
     else the default float dtype; ceil((end - start) / step) elements."""
     names = ("start", "end", "step")
@@ -1041,9 +1099,18 @@ def arange(*args: Any, out: Any = None, dtype: Any = None, layout: Any = None,
     return _finish(t, requires_grad)
 
 
-def linspace(start: Any, end: Any, steps: Any = None, *, out: Any = None, dtype: Any = None,
-             layout: Any = None, device: Any = None, pin_memory: bool | None = False,
-             requires_grad: bool = False) -> Tensor:  # fmt: skip
+def linspace(
+    start: Any,
+    end: Any,
+    steps: Any = None,
+    *,
+    out: Any = None,
+    dtype: Any = None,
+    layout: Any = None,
+    device: Any = None,
+    pin_memory: bool | None = False,
+    requires_grad: bool = False,
+) -> Tensor:
     """`steps` evenly spaced values from `start` to `end` inclusive."""
     if steps is None or isinstance(steps, bool) or _index_like(steps) is None:
         got = (start, end) if steps is None else (start, end, steps)
@@ -1062,17 +1129,24 @@ def linspace(start: Any, end: Any, steps: Any = None, *, out: Any = None, dtype:
     return _finish(t, requires_grad)
 
 
-def eye(n: Any, m: Any = None, *, out: Any = None, dtype: Any = None, layout: Any = None,
-        device: Any = None, pin_memory: bool | None = False,
-        requires_grad: bool = False) -> Tensor:  # fmt: skip
+def eye(
+    n: Any,
+    m: Any = None,
+    *,
+    out: Any = None,
+    dtype: Any = None,
+    layout: Any = None,
+    device: Any = None,
+    pin_memory: bool | None = False,
+    requires_grad: bool = False,
+) -> Tensor:
     """An n x m (default n x n) matrix with ones on the diagonal."""
     rows = _int_arg("eye", "n", n, 1)
     cols = None if m is None else _int_arg("eye", "m", m, 2)
     dt = _dtype_arg("eye", dtype)
     if out is not None:
         _check_out("eye", out, dt, device)
-        return _finish(aten.eye.m_out(rows, rows if cols is None else cols, out=out),
-                       requires_grad)  # fmt: skip
+        return _finish(aten.eye.m_out(rows, rows if cols is None else cols, out=out), requires_grad)
     dev = _device_arg("eye", device)
     if cols is None:
         t = _below(aten.eye.default, rows, dtype=dt, device=dev)
@@ -1081,9 +1155,16 @@ def eye(n: Any, m: Any = None, *, out: Any = None, dtype: Any = None, layout: An
     return _finish(t, requires_grad)
 
 
-def empty_strided(size: Any, stride: Any, *, dtype: Any = None, layout: Any = None,
-                  device: Any = None, pin_memory: bool | None = False,
-                  requires_grad: bool = False) -> Tensor:  # fmt: skip
+def empty_strided(
+    size: Any,
+    stride: Any,
+    *,
+    dtype: Any = None,
+    layout: Any = None,
+    device: Any = None,
+    pin_memory: bool | None = False,
+    requires_grad: bool = False,
+) -> Tensor:
     """An uninitialised tensor with the given size and strides."""
     shape = _int_list_arg("empty_strided", "size", size, 1)
     strides = _int_list_arg("empty_strided", "stride", stride, 2)
@@ -1093,8 +1174,15 @@ def empty_strided(size: Any, stride: Any, *, dtype: Any = None, layout: Any = No
     return _finish(t, requires_grad)
 
 
-def scalar_tensor(s: Any, *, dtype: Any = None, layout: Any = None, device: Any = None,
-                  pin_memory: bool | None = False, requires_grad: bool = False) -> Tensor:
+def scalar_tensor(
+    s: Any,
+    *,
+    dtype: Any = None,
+    layout: Any = None,
+    device: Any = None,
+    pin_memory: bool | None = False,
+    requires_grad: bool = False,
+) -> Tensor:
     """A 0-dim tensor holding `s` (the default float dtype unless `dtype=` is given)."""
     value = _number_arg("scalar_tensor", "s", s, 1)
     dt = _dtype_arg("scalar_tensor", dtype)
@@ -1103,10 +1191,18 @@ def scalar_tensor(s: Any, *, dtype: Any = None, layout: Any = None, device: Any 
     return _finish(t, requires_grad)
 
 
-def randint(*args: Any, size: Any = None, generator: Any = None, out: Any = None,
-            dtype: Any = None, layout: Any = None, device: Any = None,
-            pin_memory: bool | None = False, requires_grad: bool = False,
-            **kwargs: Any) -> Tensor:  # fmt: skip
+def randint(
+    *args: Any,
+    size: Any = None,
+    generator: Any = None,
+    out: Any = None,
+    dtype: Any = None,
+    layout: Any = None,
+    device: Any = None,
+    pin_memory: bool | None = False,
+    requires_grad: bool = False,
+    **kwargs: Any,
+) -> Tensor:
     """Integers drawn uniformly from [low, high) (int64 unless `dtype=` is given)."""
     low = kwargs.pop("low", None)
     high = kwargs.pop("high", None)
@@ -1124,11 +1220,14 @@ def randint(*args: Any, size: Any = None, generator: Any = None, out: Any = None
             low = positional[0]
     elif positional:
         raise _invalid_combination("randint", args, {})
-    if high is None or size is None or any(
-        v is not None and _index_like(v) is None for v in (low, high)
+    if (
+        high is None
+        or size is None
+        or any(v is not None and _index_like(v) is None for v in (low, high))
     ):
-        raise _invalid_combination("randint", args, {} if generator is None else
-                                   {"generator": generator})  # fmt: skip
+        raise _invalid_combination(
+            "randint", args, {} if generator is None else {"generator": generator}
+        )
     position = 3 if low is not None else 2
     shape = _int_list_arg("randint", "size", size, position)
     _check_generator("randint", args, {"generator": generator})
@@ -1158,8 +1257,9 @@ def _random_fill(o: Tensor, lo: int, hi: int, generator: Any) -> Any:
     return getattr(aten.random_, "from")(o, lo, hi, generator=generator)
 
 
-def _randint_low_generator(lo: int, hi: int, shape: list[int], generator: Any,
-                           kw: dict[str, Any]) -> Tensor:  # fmt: skip
+def _randint_low_generator(
+    lo: int, hi: int, shape: list[int], generator: Any, kw: dict[str, Any]
+) -> Tensor:
     if lo >= hi:
         raise RuntimeError(
             f"random_ expects 'from' to be less than 'to', but got from={lo} >= to={hi}"
@@ -1168,9 +1268,17 @@ def _randint_low_generator(lo: int, hi: int, shape: list[int], generator: Any,
     return getattr(aten.random_, "from")(t, lo, hi, generator=generator)
 
 
-def randperm(n: Any, *, generator: Any = None, out: Any = None, dtype: Any = None,
-             layout: Any = None, device: Any = None, pin_memory: bool | None = False,
-             requires_grad: bool = False) -> Tensor:  # fmt: skip
+def randperm(
+    n: Any,
+    *,
+    generator: Any = None,
+    out: Any = None,
+    dtype: Any = None,
+    layout: Any = None,
+    device: Any = None,
+    pin_memory: bool | None = False,
+    requires_grad: bool = False,
+) -> Tensor:
     """A random permutation of 0 .. n-1 (int64 unless `dtype=` is given)."""
     count = _int_arg("randperm", "n", n, 1)
     _check_generator("randperm", (n,), {"generator": generator})
@@ -1178,8 +1286,9 @@ def randperm(n: Any, *, generator: Any = None, out: Any = None, dtype: Any = Non
     if out is not None:
         _check_out("randperm", out, dt, device)
         if generator is not None:
-            return _finish(aten.randperm.generator_out(count, generator=generator, out=out),
-                           requires_grad)  # fmt: skip
+            return _finish(
+                aten.randperm.generator_out(count, generator=generator, out=out), requires_grad
+            )
         return _finish(aten.randperm.out(count, out=out), requires_grad)
     dev = _device_arg("randperm", device)
     kw = {"dtype": dt or int64, "device": dev}
@@ -1219,18 +1328,30 @@ def _set_state(t: Tensor, requires_grad: bool, state: dict[str, Any] | None) -> 
     return t
 
 
-def rebuild_tensor(storage: Any, dt: dtype, shape: tuple[int, ...],
-                   stride: tuple[int, ...], offset: int, requires_grad: bool,
-                   state: dict[str, Any] | None = None) -> Tensor:  # fmt: skip
+def rebuild_tensor(
+    storage: Any,
+    dt: dtype,
+    shape: tuple[int, ...],
+    stride: tuple[int, ...],
+    offset: int,
+    requires_grad: bool,
+    state: dict[str, Any] | None = None,
+) -> Tensor:
     """Unpickle a CPU tensor: a view with the pickled geometry into its storage."""
     root = storage.root if hasattr(storage, "root") else storage
     arr = _view_into(root, dt.np, shape, stride, offset)
     return _set_state(make_tensor(arr, dt, CPU_KEYS), requires_grad, state)
 
 
-def rebuild_meta_tensor(shape: tuple[int, ...], stride: tuple[int, ...], offset: int,
-                        storage_nbytes: int, dt: dtype, requires_grad: bool,
-                        state: dict[str, Any] | None = None) -> Tensor:  # fmt: skip
+def rebuild_meta_tensor(
+    shape: tuple[int, ...],
+    stride: tuple[int, ...],
+    offset: int,
+    storage_nbytes: int,
+    dt: dtype,
+    requires_grad: bool,
+    state: dict[str, Any] | None = None,
+) -> Tensor:
     """Unpickle a meta tensor (layout only)."""
     from .tensor._tensor import META_KEYS
 
@@ -1238,7 +1359,13 @@ def rebuild_meta_tensor(shape: tuple[int, ...], stride: tuple[int, ...], offset:
     return _set_state(make_tensor(meta, dt, META_KEYS), requires_grad, state)
 
 
-for _fn in (get_default_device, set_default_device, set_printoptions, get_printoptions,
-            printoptions, asarray):  # fmt: skip
+for _fn in (
+    get_default_device,
+    set_default_device,
+    set_printoptions,
+    get_printoptions,
+    printoptions,
+    asarray,
+):
     function(_fn)
 del _fn

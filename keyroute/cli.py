@@ -1,14 +1,14 @@
 """The `keyroute` command line.
 
-    keyroute embed S1 S2 ...   all-MiniLM-L6-v2 sentence embeddings and their similarities
-                               (--file F: one sentence per line; --trace: operator counts per
-                               dispatch key and FLOPs)
-    keyroute plan --layers ... parameter count and peak memory of a Llama-shaped model, on the
-                               meta device (nothing allocated)
-    keyroute keys              every dispatch key: value, name, kind, in priority order
-    keyroute table OP          the computed dispatch table of an operator (aten::add.Tensor)
-    keyroute dump OP           the operator's registrations
-    keyroute schema OP         the schemas of an operator's overloads (aten::add)
+keyroute embed S1 S2 ...   all-MiniLM-L6-v2 sentence embeddings and their similarities
+                           (--file F: one sentence per line; --trace: operator counts per
+                           dispatch key and FLOPs)
+keyroute plan --layers ... parameter count and peak memory of a Llama-shaped model, on the
+                           meta device (nothing allocated)
+keyroute keys              every dispatch key: value, name, kind, in priority order
+keyroute table OP          the computed dispatch table of an operator (aten::add.Tensor)
+keyroute dump OP           the operator's registrations
+keyroute schema OP         the schemas of an operator's overloads (aten::add)
 """
 
 from __future__ import annotations
@@ -165,21 +165,32 @@ def _cmd_plan(args: argparse.Namespace) -> int:
     from .utils.memory import estimate_memory, format_bytes
 
     if args.config is not None and args.config not in LLAMA_CONFIGS:
-        print(f"keyroute plan: unknown --config {args.config!r}; known: "
-              f"{', '.join(sorted(LLAMA_CONFIGS))}", file=sys.stderr)  # fmt: skip
+        print(
+            f"keyroute plan: unknown --config {args.config!r}; known: "
+            f"{', '.join(sorted(LLAMA_CONFIGS))}",
+            file=sys.stderr,
+        )
         return 2
     base = LLAMA_CONFIGS[args.config] if args.config else LlamaConfig()
-    sizes = {name: getattr(args, name) for name in
-             ("layers", "hidden", "ffn", "heads", "kv_heads", "vocab")}  # fmt: skip
+    sizes = {
+        name: getattr(args, name)
+        for name in ("layers", "hidden", "ffn", "heads", "kv_heads", "vocab")
+    }
     if sizes["kv_heads"] is None:  # grouped like the base shape, unless --heads is given
         sizes["kv_heads"] = sizes["heads"] if sizes["heads"] is not None else base.kv_heads
     sizes = {k: (getattr(base, k) if v is None else v) for k, v in sizes.items()}
-    cfg = LlamaConfig(**sizes, norm_eps=base.norm_eps, rope_theta=base.rope_theta,
-                      tie_embeddings=args.tie_embeddings or base.tie_embeddings)  # fmt: skip
+    cfg = LlamaConfig(
+        **sizes,
+        norm_eps=base.norm_eps,
+        rope_theta=base.rope_theta,
+        tie_embeddings=args.tie_embeddings or base.tie_embeddings,
+    )
     if cfg.hidden % cfg.heads or cfg.heads % cfg.kv_heads or (cfg.hidden // cfg.heads) % 2:
-        print(f"keyroute plan: --hidden ({cfg.hidden}) must split into --heads ({cfg.heads}) "
-              f"heads of an even size, and --heads into --kv-heads ({cfg.kv_heads}) groups",
-              file=sys.stderr)  # fmt: skip
+        print(
+            f"keyroute plan: --hidden ({cfg.hidden}) must split into --heads ({cfg.heads}) "
+            f"heads of an even size, and --heads into --kv-heads ({cfg.kv_heads}) groups",
+            file=sys.stderr,
+        )
         return 2
     try:
         dtype = to_dtype(args.dtype)
@@ -193,17 +204,23 @@ def _cmd_plan(args: argparse.Namespace) -> int:
     report = estimate_memory(model, ids, backward=args.backward)
     n = report.param_count
     if n != cfg.param_count():  # the built model and the closed formula must agree
-        print(f"keyroute plan: internal error: built {n:,} parameters, formula "
-              f"{cfg.param_count():,}", file=sys.stderr)  # fmt: skip
+        print(
+            f"keyroute plan: internal error: built {n:,} parameters, formula {cfg.param_count():,}",
+            file=sys.stderr,
+        )
         return 1
-    print(f"Llama-shaped model: {cfg.layers} layers, hidden {cfg.hidden}, ffn {cfg.ffn}, "
-          f"{cfg.heads} heads ({cfg.kv_heads} KV), vocab {cfg.vocab}, "
-          f"{str(dtype).rpartition('.')[2]}")  # fmt: skip
+    print(
+        f"Llama-shaped model: {cfg.layers} layers, hidden {cfg.hidden}, ffn {cfg.ffn}, "
+        f"{cfg.heads} heads ({cfg.kv_heads} KV), vocab {cfg.vocab}, "
+        f"{str(dtype).rpartition('.')[2]}"
+    )
     print(f"parameters          {n:,} ({n / 1e9:.2f} B)")
     print(f"parameter memory    {format_bytes(report.param_bytes)}")
     what = "forward + backward" if args.backward else "forward (inference)"
-    print(f"activation peak     {format_bytes(report.activation_peak_bytes)}  "
-          f"({what}, batch {args.batch}, sequence {args.seq})")  # fmt: skip
+    print(
+        f"activation peak     {format_bytes(report.activation_peak_bytes)}  "
+        f"({what}, batch {args.batch}, sequence {args.seq})"
+    )
     print(f"peak memory         {format_bytes(report.peak_bytes)}")
     if args.by_module:
         print("\nallocated per module (the 20 largest)")
@@ -226,9 +243,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-show", type=int, default=16, help="print details up to this many")
     p.set_defaults(func=_cmd_embed)
     p = sub.add_parser("plan", help="parameters and peak memory of a Llama-shaped model")
-    p.add_argument("--config", default=None,
-                   help="start from a known shape (llama2-7b, llama3-8b, llama3-70b, ...); "
-                        "size options override it (default: llama2-7b's sizes)")  # fmt: skip
+    p.add_argument(
+        "--config",
+        default=None,
+        help="start from a known shape (llama2-7b, llama3-8b, llama3-70b, ...); "
+        "size options override it (default: llama2-7b's sizes)",
+    )
     p.add_argument("--layers", type=_positive_int, default=None)
     p.add_argument("--hidden", type=_positive_int, default=None)
     p.add_argument("--ffn", type=_positive_int, default=None)

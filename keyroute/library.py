@@ -477,8 +477,9 @@ def impl(qualname: Any, types: Any, func: Any = None, *, lib: Library | None = N
     return register(func) if func is not None else register
 
 
-def register_fake(op: Any, func: Any = None, /, *, lib: Library | None = None,
-                  _stacklevel: int = 1) -> Any:  # fmt: skip
+def register_fake(
+    op: Any, func: Any = None, /, *, lib: Library | None = None, _stacklevel: int = 1
+) -> Any:
     """Register the fake (meta) implementation of an operator."""
 
     def register(fn: Any) -> Any:
@@ -487,14 +488,16 @@ def register_fake(op: Any, func: Any = None, /, *, lib: Library | None = None,
     return register(func) if func is not None else register
 
 
-def register_autograd(op: Any, backward: Any, /, *, setup_context: Any = None,
-                      lib: Library | None = None) -> None:  # fmt: skip
+def register_autograd(
+    op: Any, backward: Any, /, *, setup_context: Any = None, lib: Library | None = None
+) -> None:
     """Register the backward formula of an operator."""
     _opdef_for(op).register_autograd(backward, setup_context=setup_context)
 
 
-def register_kernel(op: Any, device_types: Any, func: Any = None, /, *,
-                    lib: Library | None = None) -> Any:  # fmt: skip
+def register_kernel(
+    op: Any, device_types: Any, func: Any = None, /, *, lib: Library | None = None
+) -> Any:
     """Register a device kernel of an operator."""
     return _opdef_for(op).register_kernel(device_types, func)
 

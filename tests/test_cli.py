@@ -147,8 +147,12 @@ def test_embed_as_a_program():
     env = dict(os.environ, PYTHONPATH=os.path.abspath(ROOT), OPENBLAS_NUM_THREADS="1")
     done = subprocess.run(
         [sys.executable, "-m", "keyroute", "embed", S0, S1],
-        capture_output=True, text=True, cwd=ROOT, env=env, timeout=300,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     _check_embed_output(done.stdout, [0, 1], [S0, S1])
 
@@ -163,8 +167,7 @@ def _torch_key_names() -> dict[int, str]:
 
 
 # PyTorch's per-backend functionality keys (c10/core/DispatchKey.h).
-PER_BACKEND = {"Dense", "Quantized", "Sparse", "SparseCsr", "NestedTensor",
-               "AutogradFunctionality"}  # fmt: skip
+PER_BACKEND = {"Dense", "Quantized", "Sparse", "SparseCsr", "NestedTensor", "AutogradFunctionality"}
 
 
 def test_keys_lists_pytorch_keys_with_values_and_kinds(capsys):

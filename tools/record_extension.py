@@ -42,8 +42,10 @@ def run_cases(cases: dict[str, Any], M: Any) -> dict[str, Any]:  # noqa: N803
 
 
 def dumps(torch: Any, results: dict[str, Any]) -> str:
-    lines = [f'  {json.dumps(k)}: {json.dumps(v, sort_keys=True, ensure_ascii=False)}'
-             for k, v in results.items()]  # fmt: skip
+    lines = [
+        f"  {json.dumps(k)}: {json.dumps(v, sort_keys=True, ensure_ascii=False)}"
+        for k, v in results.items()
+    ]
     head = f'{{\n  "torch_version": {json.dumps(torch.__version__)},\n  "cases": {{\n'
     return head + ",\n".join("  " + ln for ln in lines) + "\n  }\n}\n"
 

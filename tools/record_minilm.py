@@ -159,8 +159,9 @@ def main() -> None:
     out = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "minilm_reference.json")
     with open(out, "w", encoding="utf-8") as f:
         json.dump(data, f, ensure_ascii=False, separators=(",", ":"))
-    print(f"wrote {len(SENTENCES)} embeddings and {len(log.ops)} logged ops to {out}",
-          file=sys.stderr)  # fmt: skip
+    print(
+        f"wrote {len(SENTENCES)} embeddings and {len(log.ops)} logged ops to {out}", file=sys.stderr
+    )
 
 
 if __name__ == "__main__":

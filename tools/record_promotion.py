@@ -21,9 +21,19 @@ from typing import Any
 import torch
 
 DTYPES = [
-    "bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32",
-    "float64", "complex64", "complex128",
-]  # fmt: skip
+    "bool",
+    "uint8",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "float16",
+    "bfloat16",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+]
 SCALARS: list[tuple[str, Any]] = [("bool", True), ("int", 3), ("float", 2.5), ("complex", 1 + 2j)]
 KINDS = ("dim", "zerodim")
 OPS = {

@@ -192,8 +192,9 @@ def tile(self: Tensor, *dims: Any) -> Tensor:
 
 @function
 @method
-def repeat_interleave(self: Tensor, repeats: Any = None, dim: int | None = None, *,
-                      output_size: int | None = None) -> Tensor:  # fmt: skip
+def repeat_interleave(
+    self: Tensor, repeats: Any = None, dim: int | None = None, *, output_size: int | None = None
+) -> Tensor:
     """torch.repeat_interleave(repeats) (self is the repeats tensor), or (input, repeats, dim)."""
     kw = {} if output_size is None else {"output_size": output_size}
     if repeats is None:

@@ -203,10 +203,19 @@ def _cast(dt: Any) -> Any:
 
 
 for _name, _dt in (
-    ("float", float32), ("double", float64), ("half", float16), ("bfloat16", bfloat16),
-    ("int", int32), ("long", int64), ("short", int16), ("char", int8), ("byte", uint8),
-    ("bool", bool_), ("cfloat", complex64), ("cdouble", complex128),
-):  # fmt: skip
+    ("float", float32),
+    ("double", float64),
+    ("half", float16),
+    ("bfloat16", bfloat16),
+    ("int", int32),
+    ("long", int64),
+    ("short", int16),
+    ("char", int8),
+    ("byte", uint8),
+    ("bool", bool_),
+    ("cfloat", complex64),
+    ("cdouble", complex128),
+):
     method_as(_name)(_cast(_dt))
 
 
@@ -231,37 +240,65 @@ def type(self: Tensor, dtype: Any = None, non_blocking: bool = False) -> Any:
 
 
 @method
-def new_empty(self: Tensor, *size: Any, dtype: Any = None, device: Any = None,
-              requires_grad: bool = False, **kw: Any) -> Tensor:  # fmt: skip
+def new_empty(
+    self: Tensor,
+    *size: Any,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    **kw: Any,
+) -> Tensor:
     out = aten.new_empty.default(self, _shape_args(size), dtype=dtype, device=device)
     return out.requires_grad_(True) if requires_grad else out
 
 
 @method
-def new_zeros(self: Tensor, *size: Any, dtype: Any = None, device: Any = None,
-              requires_grad: bool = False, **kw: Any) -> Tensor:  # fmt: skip
+def new_zeros(
+    self: Tensor,
+    *size: Any,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    **kw: Any,
+) -> Tensor:
     out = aten.new_zeros.default(self, _shape_args(size), dtype=dtype, device=device)
     return out.requires_grad_(True) if requires_grad else out
 
 
 @method
-def new_ones(self: Tensor, *size: Any, dtype: Any = None, device: Any = None,
-             requires_grad: bool = False, **kw: Any) -> Tensor:  # fmt: skip
+def new_ones(
+    self: Tensor,
+    *size: Any,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    **kw: Any,
+) -> Tensor:
     out = aten.new_ones.default(self, _shape_args(size), dtype=dtype, device=device)
     return out.requires_grad_(True) if requires_grad else out
 
 
 @method
-def new_full(self: Tensor, size: Any, fill_value: Any, *, dtype: Any = None, device: Any = None,
-             requires_grad: bool = False, **kw: Any) -> Tensor:  # fmt: skip
+def new_full(
+    self: Tensor,
+    size: Any,
+    fill_value: Any,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    **kw: Any,
+) -> Tensor:
     out = aten.new_full.default(self, list(size), fill_value, dtype=dtype, device=device)
     return out.requires_grad_(True) if requires_grad else out
 
 
 @method
-def new_tensor(self: Tensor, data: Any, *, dtype: Any = None, device: Any = None,
-               requires_grad: bool = False) -> Tensor:  # fmt: skip
+def new_tensor(
+    self: Tensor, data: Any, *, dtype: Any = None, device: Any = None, requires_grad: bool = False
+) -> Tensor:
     from .._creation import tensor
 
-    return tensor(data, dtype=dtype or self._dtype, device=device or self.device,
-                  requires_grad=requires_grad)  # fmt: skip
+    return tensor(
+        data, dtype=dtype or self._dtype, device=device or self.device, requires_grad=requires_grad
+    )

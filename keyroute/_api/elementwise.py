@@ -128,9 +128,7 @@ def __neg__(self: Tensor) -> Tensor:  # noqa: N807
 
 def __pos__(self: Tensor) -> Tensor:  # noqa: N807
     if self._dtype.category == 0:
-        raise RuntimeError(
-            "The `+` operator, on a bool tensor is not supported."
-        )
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
     return self
 
 
@@ -191,10 +189,28 @@ def _type_error_to_not_implemented(fn: Any) -> Any:
 for _fn in (__neg__, __pos__, __abs__, __invert__):
     setattr(Tensor, _fn.__name__, _fn)
 for _fn in (
-    __add__, __radd__, __sub__, __rsub__, __mul__, __rmul__, __truediv__, __rtruediv__,
-    __floordiv__, __rfloordiv__, __mod__, __rmod__, __pow__, __rpow__, __iadd__, __isub__,
-    __imul__, __itruediv__, __ifloordiv__, __imod__, __ipow__,
-):  # fmt: skip
+    __add__,
+    __radd__,
+    __sub__,
+    __rsub__,
+    __mul__,
+    __rmul__,
+    __truediv__,
+    __rtruediv__,
+    __floordiv__,
+    __rfloordiv__,
+    __mod__,
+    __rmod__,
+    __pow__,
+    __rpow__,
+    __iadd__,
+    __isub__,
+    __imul__,
+    __itruediv__,
+    __ifloordiv__,
+    __imod__,
+    __ipow__,
+):
     setattr(Tensor, _fn.__name__, _type_error_to_not_implemented(_fn))
 Tensor.__div__ = Tensor.__truediv__  # type: ignore[attr-defined]
 Tensor.__rdiv__ = Tensor.__rtruediv__  # type: ignore[attr-defined]
@@ -204,10 +220,17 @@ Tensor.__idiv__ = Tensor.__itruediv__  # type: ignore[attr-defined]
 # plain-function form is the method itself (same behaviour, one call fewer per `a + b`).
 Tensor.__neg__ = fast_call(_neg)  # type: ignore[method-assign]
 for _dunder, _op in (
-    ("__add__", _add), ("__radd__", _add), ("__sub__", _sub), ("__mul__", _mul),
-    ("__rmul__", _mul), ("__truediv__", _div), ("__iadd__", _add_), ("__isub__", _sub_),
-    ("__imul__", _mul_), ("__itruediv__", _div_),
-):  # fmt: skip
+    ("__add__", _add),
+    ("__radd__", _add),
+    ("__sub__", _sub),
+    ("__mul__", _mul),
+    ("__rmul__", _mul),
+    ("__truediv__", _div),
+    ("__iadd__", _add_),
+    ("__isub__", _sub_),
+    ("__imul__", _mul_),
+    ("__itruediv__", _div_),
+):
     setattr(Tensor, _dunder, fast_call(_op, binary_operator=True))
 
 
@@ -328,10 +351,18 @@ def _exp_method(self: Tensor) -> Tensor:
 
 Tensor.exp = _exp_method  # type: ignore[attr-defined]  # the hot method, without a closure
 
-for _alias, _name in (("absolute", "abs"), ("negative", "neg"), ("fix", "trunc"),
-                      ("arcsin", "asin"), ("arccos", "acos"), ("arctan", "atan"),
-                      ("arcsinh", "asinh"), ("arccosh", "acosh"), ("arctanh", "atanh")):
-    _unary_api(_alias)  # fmt: skip
+for _alias, _name in (
+    ("absolute", "abs"),
+    ("negative", "neg"),
+    ("fix", "trunc"),
+    ("arcsin", "asin"),
+    ("arccos", "acos"),
+    ("arctan", "atan"),
+    ("arcsinh", "asinh"),
+    ("arccosh", "acosh"),
+    ("arctanh", "atanh"),
+):
+    _unary_api(_alias)
 
 
 @function
@@ -424,8 +455,13 @@ FUNCTIONS["multiply"] = mul
 
 
 @function
-def div(input: Any, other: Any, *, rounding_mode: str | None = None,  # noqa: A002
-        out: Tensor | None = None) -> Tensor:  # fmt: skip
+def div(
+    input: Any,
+    other: Any,
+    *,
+    rounding_mode: str | None = None,  # noqa: A002
+    out: Tensor | None = None,
+) -> Tensor:
     _check_tensor_input("div", input)
     if out is not None:
         if rounding_mode is not None:
@@ -476,11 +512,18 @@ def floor_divide_(self: Tensor, other: Any) -> Tensor:
     return aten.floor_divide_.Tensor(self, other)
 
 
-def _scalar_overload_api(name: str, *, scalar: str = "Scalar", scalar_first: str | None = None,
-                         out_tensor: str = "Tensor_out", out_scalar: str = "Scalar_out",
-                         out_scalar_first: str | None = None, tensor: str = "Tensor",
-                         inplace_scalar: str | None = "Scalar",
-                         inplace_tensor: str = "Tensor") -> None:  # fmt: skip
+def _scalar_overload_api(
+    name: str,
+    *,
+    scalar: str = "Scalar",
+    scalar_first: str | None = None,
+    out_tensor: str = "Tensor_out",
+    out_scalar: str = "Scalar_out",
+    out_scalar_first: str | None = None,
+    tensor: str = "Tensor",
+    inplace_scalar: str | None = "Scalar",
+    inplace_tensor: str = "Tensor",
+) -> None:
     """Ops with Tensor/Scalar (and Scalar-first) overloads chosen from the argument types."""
     packet = getattr(aten, name)
 
@@ -519,25 +562,41 @@ def _scalar_overload_api(name: str, *, scalar: str = "Scalar", scalar_first: str
         setattr(Tensor, name + "_", meth_)
 
 
-_scalar_overload_api("remainder", scalar_first="Scalar_Tensor",
-                     out_scalar_first="Scalar_Tensor_out")  # fmt: skip
+_scalar_overload_api(
+    "remainder", scalar_first="Scalar_Tensor", out_scalar_first="Scalar_Tensor_out"
+)
 _scalar_overload_api("fmod")
 for _name in ("eq", "ne", "lt", "le", "gt", "ge"):
     _scalar_overload_api(_name)
-for _alias, _name in (("greater", "gt"), ("greater_equal", "ge"), ("less", "lt"),
-                      ("less_equal", "le"), ("not_equal", "ne")):  # fmt: skip
+for _alias, _name in (
+    ("greater", "gt"),
+    ("greater_equal", "ge"),
+    ("less", "lt"),
+    ("less_equal", "le"),
+    ("not_equal", "ne"),
+):
     _scalar_overload_api(_alias)
 for _name in ("bitwise_and", "bitwise_or", "bitwise_xor"):
-    _scalar_overload_api(_name, scalar_first="Scalar_Tensor",
-                         out_scalar_first="Scalar_Tensor_out")  # fmt: skip
+    _scalar_overload_api(_name, scalar_first="Scalar_Tensor", out_scalar_first="Scalar_Tensor_out")
 for _name in ("bitwise_left_shift", "bitwise_right_shift"):
-    _scalar_overload_api(_name, scalar="Tensor_Scalar", scalar_first="Scalar_Tensor",
-                         out_scalar="Tensor_Scalar_out", out_scalar_first="Scalar_Tensor_out",
-                         inplace_scalar="Tensor_Scalar")  # fmt: skip
+    _scalar_overload_api(
+        _name,
+        scalar="Tensor_Scalar",
+        scalar_first="Scalar_Tensor",
+        out_scalar="Tensor_Scalar_out",
+        out_scalar_first="Scalar_Tensor_out",
+        inplace_scalar="Tensor_Scalar",
+    )
 _scalar_overload_api("copysign", out_tensor="out")
-_scalar_overload_api("xlogy", scalar="Scalar_Other", scalar_first="Scalar_Self",
-                     out_tensor="OutTensor", out_scalar="OutScalar_Other",
-                     out_scalar_first="OutScalar_Self", inplace_scalar="Scalar_Other")  # fmt: skip
+_scalar_overload_api(
+    "xlogy",
+    scalar="Scalar_Other",
+    scalar_first="Scalar_Self",
+    out_tensor="OutTensor",
+    out_scalar="OutScalar_Other",
+    out_scalar_first="OutScalar_Self",
+    inplace_scalar="Scalar_Other",
+)
 
 
 @function
@@ -640,8 +699,13 @@ def _clamp_api(name: str) -> None:
     packet = getattr(aten, name)
     ip = getattr(aten, name + "_")
 
-    def fn(input: Tensor, min: Any = None, max: Any = None, *,  # noqa: A002
-           out: Tensor | None = None) -> Tensor:  # fmt: skip
+    def fn(
+        input: Tensor,
+        min: Any = None,
+        max: Any = None,
+        *,  # noqa: A002
+        out: Tensor | None = None,
+    ) -> Tensor:
         tensors = _t(min) or _t(max)
         if out is not None:
             return (packet.Tensor_out if tensors else packet.out)(input, min, max, out=out)
@@ -714,8 +778,14 @@ def _addc_api(name: str) -> None:
     packet = getattr(aten, name)
     ip = getattr(aten, name + "_").default
 
-    def fn(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1,  # noqa: A002
-           out: Tensor | None = None) -> Tensor:  # fmt: skip
+    def fn(
+        input: Tensor,
+        tensor1: Tensor,
+        tensor2: Tensor,
+        *,
+        value: Any = 1,  # noqa: A002
+        out: Tensor | None = None,
+    ) -> Tensor:
         if out is not None:
             return packet.out(input, tensor1, tensor2, value=value, out=out)
         return packet.default(input, tensor1, tensor2, value=value)
@@ -738,8 +808,13 @@ _addc_api("addcdiv")
 
 
 @function
-def where(condition: Tensor, input: Any = None, other: Any = None, *,  # noqa: A002
-          out: Tensor | None = None) -> Any:  # fmt: skip
+def where(
+    condition: Tensor,
+    input: Any = None,
+    other: Any = None,
+    *,  # noqa: A002
+    out: Tensor | None = None,
+) -> Any:
     """torch.where(condition, input, other), or torch.where(condition) (nonzero as tuple)."""
     if input is None and other is None:
         return condition.nonzero(as_tuple=True)
@@ -781,8 +856,14 @@ def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
 
 @function
 @method
-def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None,  # noqa: A002
-               neginf: float | None = None, *, out: Tensor | None = None) -> Tensor:  # fmt: skip
+def nan_to_num(
+    input: Tensor,
+    nan: float = 0.0,
+    posinf: float | None = None,  # noqa: A002
+    neginf: float | None = None,
+    *,
+    out: Tensor | None = None,
+) -> Tensor:
     if out is not None:
         return aten.nan_to_num.out(input, nan, posinf, neginf, out=out)
     return aten.nan_to_num.default(input, nan, posinf, neginf)
@@ -790,8 +871,12 @@ def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None,  # 
 
 @function
 @method
-def nan_to_num_(input: Tensor, nan: float = 0.0, posinf: float | None = None,  # noqa: A002
-                neginf: float | None = None) -> Tensor:  # fmt: skip
+def nan_to_num_(
+    input: Tensor,
+    nan: float = 0.0,
+    posinf: float | None = None,  # noqa: A002
+    neginf: float | None = None,
+) -> Tensor:
     return aten.nan_to_num_.default(input, nan, posinf, neginf)
 
 
@@ -820,8 +905,13 @@ def celu_(input: Tensor, alpha: float = 1.0) -> Tensor:  # noqa: A002
 
 
 @function
-def threshold(input: Tensor, threshold: Any, value: Any, *,  # noqa: A002
-              out: Tensor | None = None) -> Tensor:  # fmt: skip
+def threshold(
+    input: Tensor,
+    threshold: Any,
+    value: Any,
+    *,  # noqa: A002
+    out: Tensor | None = None,
+) -> Tensor:
     if out is not None:
         return aten.threshold.out(input, threshold, value, out=out)
     return aten.threshold.default(input, threshold, value)

@@ -189,8 +189,9 @@ def _apply_select(t: Tensor, dim: int, index: int, real_dim: int) -> Tensor:
     return _select(t, dim, index)
 
 
-def _apply_slice(t: Tensor, dim: int, start: int, stop: int, step: int,
-                 disable_opt: bool) -> Tensor:  # fmt: skip
+def _apply_slice(
+    t: Tensor, dim: int, start: int, stop: int, step: int, disable_opt: bool
+) -> Tensor:
     if step <= 0:
         raise ValueError("step must be greater than zero")
     shape = t._data.shape
@@ -207,8 +208,9 @@ def _bool_index(t: Tensor, value: bool) -> Tensor:
     return aten.fill_.Scalar(e, 0.0) if value else e
 
 
-def _apply_slicing(self: Tensor, index: tuple[Any, ...], out_indices: list[Any],
-                   disable_opt: bool) -> Tensor:  # fmt: skip
+def _apply_slicing(
+    self: Tensor, index: tuple[Any, ...], out_indices: list[Any], disable_opt: bool
+) -> Tensor:
     """applySlicing: the basic-indexing steps, collecting advanced indices in out_indices."""
     ndim = self.dim()
     specified = _count_specified(index)
@@ -331,9 +333,7 @@ def _copy_to(dst: Tensor, src: Tensor) -> None:
 def __setitem__(self: Tensor, index: Any, value: Any) -> None:  # noqa: N807
     """PyTorch's indexed assignment (see the module docstring)."""
     if value is None:
-        raise TypeError(
-            f"can't assign a NoneType to a keyroute.{self._dtype._short}Tensor"
-        )
+        raise TypeError(f"can't assign a NoneType to a keyroute.{self._dtype._short}Tensor")
     v = _value_to_tensor(self, value)
     if index is False:
         return
@@ -385,8 +385,9 @@ def index_select(self: Tensor, dim: int, index: Tensor, *, out: Tensor | None = 
 
 @function
 @method
-def gather(self: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False,
-           out: Tensor | None = None) -> Tensor:  # fmt: skip
+def gather(
+    self: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False, out: Tensor | None = None
+) -> Tensor:
     """Values of self picked along dim by index (out[i][j] = self[index[i][j]][j] for dim 0)."""
     if out is not None:
         return aten.gather.out(self, dim, index, sparse_grad=sparse_grad, out=out)
@@ -404,12 +405,22 @@ def _scatter_args(src: Any, value: Any) -> tuple[Any, bool]:
 
 @function
 @method
-def scatter(self: Tensor, dim: int, index: Tensor, src: Any = None, value: Any = None, *,
-            reduce: str | None = None, out: Tensor | None = None) -> Tensor:  # fmt: skip
+def scatter(
+    self: Tensor,
+    dim: int,
+    index: Tensor,
+    src: Any = None,
+    value: Any = None,
+    *,
+    reduce: str | None = None,
+    out: Tensor | None = None,
+) -> Tensor:
     """A copy of self with src (a tensor) or value written at index along dim."""
     operand, is_tensor = _scatter_args(src, value)
-    name = ("src" if is_tensor else "value") if reduce is None else (
-        "reduce" if is_tensor else "value_reduce"
+    name = (
+        ("src" if is_tensor else "value")
+        if reduce is None
+        else ("reduce" if is_tensor else "value_reduce")
     )
     op = getattr(aten.scatter, name + ("_out" if out is not None else ""))
     kw: dict[str, Any] = {}
@@ -421,8 +432,15 @@ def scatter(self: Tensor, dim: int, index: Tensor, src: Any = None, value: Any =
 
 
 @method
-def scatter_(self: Tensor, dim: int, index: Tensor, src: Any = None, value: Any = None, *,
-             reduce: str | None = None) -> Tensor:  # fmt: skip
+def scatter_(
+    self: Tensor,
+    dim: int,
+    index: Tensor,
+    src: Any = None,
+    value: Any = None,
+    *,
+    reduce: str | None = None,
+) -> Tensor:
     """Write src (a tensor) or value into self at index along dim."""
     operand, is_tensor = _scatter_args(src, value)
     if reduce is None:
@@ -434,8 +452,9 @@ def scatter_(self: Tensor, dim: int, index: Tensor, src: Any = None, value: Any 
 
 @function
 @method
-def scatter_add(self: Tensor, dim: int, index: Tensor, src: Tensor, *,
-                out: Tensor | None = None) -> Tensor:  # fmt: skip
+def scatter_add(
+    self: Tensor, dim: int, index: Tensor, src: Tensor, *, out: Tensor | None = None
+) -> Tensor:
     """A copy of self with src summed into the positions index names along dim."""
     if out is not None:
         return aten.scatter_add.out(self, dim, index, src, out=out)
@@ -450,8 +469,16 @@ def scatter_add_(self: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
 
 @function
 @method
-def scatter_reduce(self: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *,
-                   include_self: bool = True, out: Tensor | None = None) -> Tensor:  # fmt: skip
+def scatter_reduce(
+    self: Tensor,
+    dim: int,
+    index: Tensor,
+    src: Tensor,
+    reduce: str,
+    *,
+    include_self: bool = True,
+    out: Tensor | None = None,
+) -> Tensor:
     """A copy of self with src reduced (sum, prod, mean, amax, amin) into index's positions."""
     if out is not None:
         return aten.scatter_reduce.two_out(
@@ -461,8 +488,9 @@ def scatter_reduce(self: Tensor, dim: int, index: Tensor, src: Tensor, reduce: s
 
 
 @method
-def scatter_reduce_(self: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *,
-                    include_self: bool = True) -> Tensor:  # fmt: skip
+def scatter_reduce_(
+    self: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True
+) -> Tensor:
     """Reduce src into self at index's positions along dim."""
     return aten.scatter_reduce_.two(self, dim, index, src, reduce, include_self=include_self)
 
@@ -497,8 +525,9 @@ def argwhere(self: Tensor) -> Tensor:
 
 @function
 @method
-def index_copy(self: Tensor, dim: int, index: Tensor, source: Tensor, *,
-               out: Tensor | None = None) -> Tensor:  # fmt: skip
+def index_copy(
+    self: Tensor, dim: int, index: Tensor, source: Tensor, *, out: Tensor | None = None
+) -> Tensor:
     """A copy of self with the slices of source copied to the index positions along dim."""
     if out is not None:
         return aten.index_copy.out(self, dim, index, source, out=out)
@@ -530,8 +559,15 @@ def index_fill_(self: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
 
 @function
 @method
-def index_add(self: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1,
-              out: Tensor | None = None) -> Tensor:  # fmt: skip
+def index_add(
+    self: Tensor,
+    dim: int,
+    index: Tensor,
+    source: Tensor,
+    *,
+    alpha: Any = 1,
+    out: Tensor | None = None,
+) -> Tensor:
     """A copy of self with alpha * source added at the index positions along dim."""
     if out is not None:
         return aten.index_add.out(self, dim, index, source, alpha=alpha, out=out)
@@ -541,8 +577,7 @@ def index_add(self: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: A
 
 
 @method
-def index_add_(self: Tensor, dim: int, index: Tensor, source: Tensor, *,
-               alpha: Any = 1) -> Tensor:  # fmt: skip
+def index_add_(self: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
     """Add alpha * source into self at the index positions along dim."""
     if alpha != 1:
         return aten.index_add_.default(self, dim, index, source, alpha=alpha)
@@ -573,8 +608,9 @@ def take(self: Tensor, index: Tensor, *, out: Tensor | None = None) -> Tensor:
 
 @function
 @method
-def take_along_dim(self: Tensor, indices: Tensor, dim: int | None = None, *,
-                   out: Tensor | None = None) -> Tensor:  # fmt: skip
+def take_along_dim(
+    self: Tensor, indices: Tensor, dim: int | None = None, *, out: Tensor | None = None
+) -> Tensor:
     """Values picked along dim by indices broadcast against self (gather)."""
     if out is not None:
         return aten.take_along_dim.out(self, indices, dim, out=out)

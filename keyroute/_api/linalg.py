@@ -62,8 +62,15 @@ def _addmm_like(name: str, doc: str) -> None:
     out_op = getattr(aten, name).out
     inplace = getattr(aten, name + "_").default
 
-    def fn(self: Tensor, a: Tensor, b: Tensor, *, beta: Any = 1, alpha: Any = 1,
-           out: Tensor | None = None) -> Tensor:  # fmt: skip
+    def fn(
+        self: Tensor,
+        a: Tensor,
+        b: Tensor,
+        *,
+        beta: Any = 1,
+        alpha: Any = 1,
+        out: Tensor | None = None,
+    ) -> Tensor:
         if out is not None:
             return out_op(self, a, b, beta=beta, alpha=alpha, out=out)
         return functional(self, a, b, beta=beta, alpha=alpha)

@@ -29,24 +29,34 @@ def native_layer_norm(
 
 
 @function
-def layer_norm(input: Tensor, normalized_shape: Any, weight: Tensor | None = None,
-               bias: Tensor | None = None, eps: float = 1e-05,
-               cudnn_enable: bool = True) -> Tensor:  # fmt: skip
+def layer_norm(
+    input: Tensor,
+    normalized_shape: Any,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    eps: float = 1e-05,
+    cudnn_enable: bool = True,
+) -> Tensor:
     """torch.layer_norm (aten::layer_norm)."""
-    return _op("layer_norm")(input, _int_list(normalized_shape, 1), weight, bias, eps,
-                                   cudnn_enable)  # fmt: skip
+    return _op("layer_norm")(input, _int_list(normalized_shape, 1), weight, bias, eps, cudnn_enable)
 
 
 @function
-def rms_norm(input: Tensor, normalized_shape: Any, weight: Tensor | None = None,
-             eps: float | None = None) -> Tensor:  # fmt: skip
+def rms_norm(
+    input: Tensor, normalized_shape: Any, weight: Tensor | None = None, eps: float | None = None
+) -> Tensor:
     """torch.rms_norm (aten::rms_norm)."""
     return _op("rms_norm")(input, _int_list(normalized_shape, 1), weight, eps)
 
 
 @function
-def embedding(weight: Tensor, indices: Tensor, padding_idx: int = -1,
-              scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:  # fmt: skip
+def embedding(
+    weight: Tensor,
+    indices: Tensor,
+    padding_idx: int = -1,
+    scale_grad_by_freq: bool = False,
+    sparse: bool = False,
+) -> Tensor:
     """Rows of weight at indices (aten::embedding)."""
     return _op("embedding")(weight, indices, padding_idx, scale_grad_by_freq, sparse)
 
@@ -72,8 +82,15 @@ def native_dropout(input: Tensor, p: float, train: bool | None) -> tuple[Tensor,
 def _conv(name: str, nsp: int) -> None:
     by_ints, by_str = getattr(aten, name).default, getattr(aten, name).padding
 
-    def fn(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,
-           padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:  # fmt: skip
+    def fn(
+        input: Tensor,
+        weight: Tensor,
+        bias: Tensor | None = None,
+        stride: Any = 1,
+        padding: Any = 0,
+        dilation: Any = 1,
+        groups: int = 1,
+    ) -> Tensor:
         st, dl = _int_list(stride, nsp), _int_list(dilation, nsp)
         if isinstance(padding, str):
             return by_str(input, weight, bias, st, padding, dl, groups)
@@ -89,44 +106,89 @@ _conv("conv2d", 2)
 
 
 @function
-def convolution(input: Tensor, weight: Tensor, bias: Tensor | None, stride: Any, padding: Any,
-                dilation: Any, transposed: bool, output_padding: Any,
-                groups: int) -> Tensor:  # fmt: skip
+def convolution(
+    input: Tensor,
+    weight: Tensor,
+    bias: Tensor | None,
+    stride: Any,
+    padding: Any,
+    dilation: Any,
+    transposed: bool,
+    output_padding: Any,
+    groups: int,
+) -> Tensor:
     """The general convolution (aten::convolution)."""
     return _op("convolution")(
-        input, weight, bias, list(stride), list(padding), list(dilation), transposed,
-        list(output_padding), groups,
-    )  # fmt: skip
+        input,
+        weight,
+        bias,
+        list(stride),
+        list(padding),
+        list(dilation),
+        transposed,
+        list(output_padding),
+        groups,
+    )
 
 
 @function
-def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = (), padding: Any = 0,
-               dilation: Any = 1, ceil_mode: bool = False) -> Tensor:  # fmt: skip
+def max_pool2d(
+    input: Tensor,
+    kernel_size: Any,
+    stride: Any = (),
+    padding: Any = 0,
+    dilation: Any = 1,
+    ceil_mode: bool = False,
+) -> Tensor:
     """torch.max_pool2d (aten::max_pool2d)."""
     return _op("max_pool2d")(
-        input, _int_list(kernel_size, 2), _int_list(stride, 2) if stride else [],
-        _int_list(padding, 2), _int_list(dilation, 2), ceil_mode,
-    )  # fmt: skip
+        input,
+        _int_list(kernel_size, 2),
+        _int_list(stride, 2) if stride else [],
+        _int_list(padding, 2),
+        _int_list(dilation, 2),
+        ceil_mode,
+    )
 
 
 @function
-def max_pool1d(input: Tensor, kernel_size: Any, stride: Any = (), padding: Any = 0,
-               dilation: Any = 1, ceil_mode: bool = False) -> Tensor:  # fmt: skip
+def max_pool1d(
+    input: Tensor,
+    kernel_size: Any,
+    stride: Any = (),
+    padding: Any = 0,
+    dilation: Any = 1,
+    ceil_mode: bool = False,
+) -> Tensor:
     """torch.max_pool1d (aten::max_pool1d)."""
     return _op("max_pool1d")(
-        input, _int_list(kernel_size, 1), _int_list(stride, 1) if stride else [],
-        _int_list(padding, 1), _int_list(dilation, 1), ceil_mode,
-    )  # fmt: skip
+        input,
+        _int_list(kernel_size, 1),
+        _int_list(stride, 1) if stride else [],
+        _int_list(padding, 1),
+        _int_list(dilation, 1),
+        ceil_mode,
+    )
 
 
 @function
-def avg_pool1d(input: Tensor, kernel_size: Any, stride: Any = (), padding: Any = 0,
-               ceil_mode: bool = False, count_include_pad: bool = True) -> Tensor:  # fmt: skip
+def avg_pool1d(
+    input: Tensor,
+    kernel_size: Any,
+    stride: Any = (),
+    padding: Any = 0,
+    ceil_mode: bool = False,
+    count_include_pad: bool = True,
+) -> Tensor:
     """torch.avg_pool1d (aten::avg_pool1d)."""
     return _op("avg_pool1d")(
-        input, _int_list(kernel_size, 1), _int_list(stride, 1) if stride else [],
-        _int_list(padding, 1), ceil_mode, count_include_pad,
-    )  # fmt: skip
+        input,
+        _int_list(kernel_size, 1),
+        _int_list(stride, 1) if stride else [],
+        _int_list(padding, 1),
+        ceil_mode,
+        count_include_pad,
+    )
 
 
 @function

@@ -108,13 +108,20 @@ def _out2(out: Any, name: str) -> tuple[Tensor, Tensor]:
 def _sum_family(name: str) -> Any:
     packet = getattr(aten, name)
     default, dim_op, out_op, out_default = (
-        packet.default, packet.dim_IntList if name == "sum" else packet.dim,
+        packet.default,
+        packet.dim_IntList if name == "sum" else packet.dim,
         packet.IntList_out if name == "sum" else packet.out,
         packet.out if name == "sum" else packet.dtype_out,
-    )  # fmt: skip
+    )
 
-    def fn(input: Tensor, dim: Any = _NO, keepdim: bool = False, *, dtype: Any = None,
-           out: Tensor | None = None) -> Tensor:  # fmt: skip
+    def fn(
+        input: Tensor,
+        dim: Any = _NO,
+        keepdim: bool = False,
+        *,
+        dtype: Any = None,
+        out: Tensor | None = None,
+    ) -> Tensor:
         if dim is _NO and not keepdim:
             if out is not None:
                 return out_default(input, dtype=dtype, out=out)
@@ -137,8 +144,14 @@ mean = function(method(_sum_family("mean")))
 
 @function
 @method
-def prod(input: Tensor, dim: Any = _NO, keepdim: bool = False, *, dtype: Any = None,
-         out: Tensor | None = None) -> Tensor:  # fmt: skip
+def prod(
+    input: Tensor,
+    dim: Any = _NO,
+    keepdim: bool = False,
+    *,
+    dtype: Any = None,
+    out: Tensor | None = None,
+) -> Tensor:
     """torch.prod: over every element, or over one dim."""
     if dim is _NO:
         if out is not None:
@@ -153,8 +166,14 @@ def prod(input: Tensor, dim: Any = _NO, keepdim: bool = False, *, dtype: Any = N
 
 @function
 @method
-def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None,
-           out: Tensor | None = None) -> Tensor:  # fmt: skip
+def nansum(
+    input: Tensor,
+    dim: Any = None,
+    keepdim: bool = False,
+    *,
+    dtype: Any = None,
+    out: Tensor | None = None,
+) -> Tensor:
     """torch.nansum: sum treating NaN as zero."""
     if out is not None:
         return _nansum_out(input, _dims(dim), keepdim, dtype=dtype, out=out)
@@ -167,8 +186,9 @@ def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any 
 def _amax_family(name: str) -> Any:
     op, op_out = getattr(aten, name).default, getattr(aten, name).out
 
-    def fn(input: Tensor, dim: Any = (), keepdim: bool = False, *,
-           out: Tensor | None = None) -> Tensor:  # fmt: skip
+    def fn(
+        input: Tensor, dim: Any = (), keepdim: bool = False, *, out: Tensor | None = None
+    ) -> Tensor:
         d = _dims(dim)
         if out is not None:
             return op_out(input, d, keepdim, out=out)
@@ -234,8 +254,9 @@ min = function(method(_max_family("min", RT_MIN)))  # noqa: A001
 def _argmax_family(name: str) -> Any:
     op, op_out = getattr(aten, name).default, getattr(aten, name).out
 
-    def fn(input: Tensor, dim: int | None = None, keepdim: bool = False, *,
-           out: Tensor | None = None) -> Tensor:  # fmt: skip
+    def fn(
+        input: Tensor, dim: int | None = None, keepdim: bool = False, *, out: Tensor | None = None
+    ) -> Tensor:
         if out is not None:
             return op_out(input, dim, keepdim, out=out)
         if dim is None and not keepdim:
@@ -253,8 +274,9 @@ argmin = function(method(_argmax_family("argmin")))
 
 @function
 @method
-def aminmax(input: Tensor, *, dim: int | None = None, keepdim: bool = False,
-            out: Any = None) -> Any:  # fmt: skip
+def aminmax(
+    input: Tensor, *, dim: int | None = None, keepdim: bool = False, out: Any = None
+) -> Any:
     """torch.aminmax -> return_types.aminmax(min, max)."""
     if out is not None:
         lo, hi = _out2(out, "aminmax")
@@ -341,8 +363,14 @@ std_mean = function(_var_family("std_mean"))
 
 @function
 @method
-def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
-         out: Tensor | None = None, dtype: Any = None) -> Tensor:  # fmt: skip
+def norm(
+    input: Tensor,
+    p: Any = "fro",
+    dim: Any = None,
+    keepdim: bool = False,
+    out: Tensor | None = None,
+    dtype: Any = None,
+) -> Tensor:
     """torch.norm: vector norms through linalg_vector_norm, as torch.functional.norm does
     ('fro' over at most two dims is the 2-norm; 'nuc' and matrix orders need linalg)."""
     _dim = _dims(dim)
@@ -361,8 +389,9 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
     return _vector_norm(input, 2.0 if p is None else p, _dim, keepdim, dtype, out)
 
 
-def _vector_norm(input: Tensor, ord: Any, dim: Any, keepdim: bool, dtype: Any,
-                 out: Tensor | None) -> Tensor:  # noqa: A002  # fmt: skip
+def _vector_norm(
+    input: Tensor, ord: Any, dim: Any, keepdim: bool, dtype: Any, out: Tensor | None
+) -> Tensor:  # noqa: A002
     if out is not None:
         return _linalg_vector_norm_out(input, ord, dim, keepdim, dtype=dtype, out=out)
     if dtype is None:
@@ -370,8 +399,15 @@ def _vector_norm(input: Tensor, ord: Any, dim: Any, keepdim: bool, dtype: Any,
     return _linalg_vector_norm_default(input, ord, dim, keepdim, dtype=dtype)
 
 
-def vector_norm(x: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False, *,
-                dtype: Any = None, out: Tensor | None = None) -> Tensor:  # noqa: A002  # fmt: skip
+def vector_norm(
+    x: Tensor,
+    ord: Any = 2,
+    dim: Any = None,
+    keepdim: bool = False,
+    *,
+    dtype: Any = None,
+    out: Tensor | None = None,
+) -> Tensor:  # noqa: A002
     """torch.linalg.vector_norm (for the linalg namespace to export)."""
     return _vector_norm(x, ord, _dims(dim), keepdim, dtype, out)
 
@@ -381,8 +417,9 @@ def vector_norm(x: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False,
 
 @function
 @method
-def logsumexp(input: Tensor, dim: Any, keepdim: bool = False, *,
-              out: Tensor | None = None) -> Tensor:  # fmt: skip
+def logsumexp(
+    input: Tensor, dim: Any, keepdim: bool = False, *, out: Tensor | None = None
+) -> Tensor:
     """torch.logsumexp: log(sum(exp(input))) over dim, computed stably."""
     if out is not None:
         return _logsumexp_out(input, _dims(dim), keepdim, out=out)
@@ -442,8 +479,9 @@ def _logical_api(name: str) -> Any:
     default, all_out, dim_op, dim_out = packet.default, packet.all_out, packet.dim, packet.out
     dims_op, dims_out = packet.dims, packet.dims_out
 
-    def fn(input: Tensor, dim: Any = _NO, keepdim: bool = False, *,
-           out: Tensor | None = None) -> Tensor:  # fmt: skip
+    def fn(
+        input: Tensor, dim: Any = _NO, keepdim: bool = False, *, out: Tensor | None = None
+    ) -> Tensor:
         if dim is _NO:
             if keepdim:
                 dim = None
@@ -483,8 +521,15 @@ def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:
 
 @function
 @method
-def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True, *,
-         out: Any = None) -> Any:  # noqa: A002  # fmt: skip
+def topk(
+    input: Tensor,
+    k: int,
+    dim: int = -1,
+    largest: bool = True,
+    sorted: bool = True,
+    *,
+    out: Any = None,
+) -> Any:  # noqa: A002
     """torch.topk -> return_types.topk(values, indices)."""
     if out is not None:
         v, i = _out2(out, "topk")
@@ -494,8 +539,9 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
 
 @function
 @method
-def sort(input: Tensor, dim: int = -1, descending: bool = False, *, stable: Any = _NO,
-         out: Any = None) -> Any:  # fmt: skip
+def sort(
+    input: Tensor, dim: int = -1, descending: bool = False, *, stable: Any = _NO, out: Any = None
+) -> Any:
     """torch.sort -> return_types.sort(values, indices); `stable=` selects sort.stable."""
     if stable is _NO:
         if out is not None:
@@ -504,15 +550,18 @@ def sort(input: Tensor, dim: int = -1, descending: bool = False, *, stable: Any 
         return _pair(_sort_default(input, dim, descending), RT_SORT)
     if out is not None:
         v, i = _out2(out, "sort")
-        return _pair(_sort_values_stable(input, stable=stable, dim=dim, descending=descending,
-                                             values=v, indices=i), RT_SORT)  # fmt: skip
+        return _pair(
+            _sort_values_stable(
+                input, stable=stable, dim=dim, descending=descending, values=v, indices=i
+            ),
+            RT_SORT,
+        )
     return _pair(_sort_stable(input, stable=stable, dim=dim, descending=descending), RT_SORT)
 
 
 @function
 @method
-def argsort(input: Tensor, dim: int = -1, descending: bool = False,
-            stable: bool = False) -> Tensor:  # fmt: skip
+def argsort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:
     """torch.argsort: the indices that sort input along dim."""
     if stable:
         return _argsort_stable(input, stable=True, dim=dim, descending=descending)

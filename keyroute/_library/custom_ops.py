@@ -52,8 +52,14 @@ def device_key(device_type: str | None) -> str:
     from ..tensor.device import Device
 
     dt = Device(device_type).type
-    return {"cpu": "CPU", "cuda": "CUDA", "meta": "Meta", "xpu": "XPU", "mps": "MPS",
-            "privateuseone": "PrivateUse1"}.get(dt, dt.upper())  # fmt: skip
+    return {
+        "cpu": "CPU",
+        "cuda": "CUDA",
+        "meta": "Meta",
+        "xpu": "XPU",
+        "mps": "MPS",
+        "privateuseone": "PrivateUse1",
+    }.get(dt, dt.upper())
 
 
 def _parse_name(qualname: str) -> tuple[str, str]:
@@ -200,8 +206,9 @@ class CustomOpDef:
         if device_type not in self._backend_fns:
             warnings.warn(
                 f"Attempted to set kernel for device type {device_type} but no kernel is "
-                f"registered for it", stacklevel=3,
-            )  # fmt: skip
+                f"registered for it",
+                stacklevel=3,
+            )
         if enabled:
             self._disabled_kernel.discard(device_type)
         else:
@@ -234,8 +241,9 @@ class CustomOpDef:
                 f"formula for that."
             )
         if not self._autograd_registered:
-            self._lib.impl(self._opoverload, _CustomAutogradKernel(self), "Autograd",
-                           with_keyset=True)  # fmt: skip
+            self._lib.impl(
+                self._opoverload, _CustomAutogradKernel(self), "Autograd", with_keyset=True
+            )
             self._autograd_registered = True
         self._backward_fn = backward
         self._setup_context_fn = setup_context
@@ -589,8 +597,9 @@ def _make_autograd_function(opdef: CustomOpDef) -> Any:
                 if p.kwarg_only and p.name not in kwargs and p.has_default_value():
                     kwargs[p.name] = p.default_value
             if has_kwarg_only:
-                opdef._setup_context_fn(ctx=ctx, inputs=tuple(full), keyword_only_inputs=kwargs,
-                                        output=result)  # fmt: skip
+                opdef._setup_context_fn(
+                    ctx=ctx, inputs=tuple(full), keyword_only_inputs=kwargs, output=result
+                )
             else:
                 opdef._setup_context_fn(ctx=ctx, inputs=tuple(full), output=result)
         ctx._custom_spec = meta.spec
@@ -625,8 +634,9 @@ def _make_autograd_function(opdef: CustomOpDef) -> Any:
         return (*flat, None)
 
     name = f"GeneratedBackwardFor_{op.namespace}_{op._opname}_{op._overloadname}"
-    cls = type(name, (Function,), {"forward": staticmethod(forward),
-                                   "backward": staticmethod(backward)})  # fmt: skip
+    cls = type(
+        name, (Function,), {"forward": staticmethod(forward), "backward": staticmethod(backward)}
+    )
 
     def run(ks: int, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         flat, spec = _flatten(args)

@@ -4,6 +4,7 @@ One module per family; `_define` holds the registration helpers. Importing this 
 every aten operator (backends register their kernels afterwards).
 """
 
+# Dependency order: each family may use the ones before it.
 from . import core, elementwise, views, reductions, indexing, assembly, linalg, nn  # noqa: F401
 from . import backward_ops, conv_backward  # noqa: F401
 

@@ -257,8 +257,7 @@ def _dstack_parts(tensors):
 def _column_stack_parts(tensors):
     check(len(tensors) > 0, "column_stack expects a non-empty TensorList")
     rep = [
-        _reshape(t, [_shape.numel(shape_of(t)), 1]) if len(shape_of(t)) <= 1 else t
-        for t in tensors
+        _reshape(t, [_shape.numel(shape_of(t)), 1]) if len(shape_of(t)) <= 1 else t for t in tensors
     ]
     return rep, 1
 
@@ -269,9 +268,12 @@ def _cat_call(parts, d, out=None):
     return _cat(parts, d) if d else _cat(parts)
 
 
-for _name, _parts in (("hstack", _hstack_parts), ("vstack", _vstack_parts),
-                      ("dstack", _dstack_parts),
-                      ("column_stack", _column_stack_parts)):  # fmt: skip
+for _name, _parts in (
+    ("hstack", _hstack_parts),
+    ("vstack", _vstack_parts),
+    ("dstack", _dstack_parts),
+    ("column_stack", _column_stack_parts),
+):
 
     def _functional(tensors, _p=_parts):
         return _cat_call(*_p(tensors))
@@ -448,9 +450,7 @@ def repeat(self, repeats):
     return new_meta(target, self._dtype)
 
 
-out_variant(
-    "repeat.out(Tensor self, SymInt[] repeats, *, Tensor(a!) out) -> Tensor(a!)", "repeat"
-)
+out_variant("repeat.out(Tensor self, SymInt[] repeats, *, Tensor(a!) out) -> Tensor(a!)", "repeat")
 _repeat = aten("repeat")
 
 
@@ -538,8 +538,7 @@ def repeat_interleave_self_int(self, repeats, dim=None, *, output_size=None):
         calculated = repeats * target[d]
         check(
             int(output_size) == calculated,
-            f"repeat_interleave: Invalid output_size, expected {calculated} but got "
-            f"{output_size}",
+            f"repeat_interleave: Invalid output_size, expected {calculated} but got {output_size}",
         )
     x = aten("clone")(x, memory_format=_contiguous_format())
     return aten("flatten.using_ints")(x, d, d + 1)

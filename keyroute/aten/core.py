@@ -134,8 +134,16 @@ def copy_(self, src, non_blocking=False):
     "_to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
     "bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor"
 )
-def _to_copy(self, *, dtype=None, layout=None, device=None, pin_memory=None,
-             non_blocking=False, memory_format=None):  # fmt: skip
+def _to_copy(
+    self,
+    *,
+    dtype=None,
+    layout=None,
+    device=None,
+    pin_memory=None,
+    non_blocking=False,
+    memory_format=None,
+):
     dt = self._dtype if dtype is None else to_dtype(dtype)
     return _clone_meta(self, memory_format, dt)
 
@@ -356,8 +364,17 @@ def _to_impl(self, dtype=None, device=None, non_blocking=False, copy=False, memo
     "device=None, bool? pin_memory=None, bool non_blocking=False, bool copy=False, "
     "MemoryFormat? memory_format=None) -> Tensor(a)"
 )
-def to_dtype_layout(self, *, dtype=None, layout=None, device=None, pin_memory=None,
-                    non_blocking=False, copy=False, memory_format=None):  # fmt: skip
+def to_dtype_layout(
+    self,
+    *,
+    dtype=None,
+    layout=None,
+    device=None,
+    pin_memory=None,
+    non_blocking=False,
+    copy=False,
+    memory_format=None,
+):
     return _to_impl(self, dtype, device, non_blocking, copy, memory_format)
 
 
@@ -472,8 +489,7 @@ _LIKE = (
 
 
 @composite_explicit(f"empty_like(Tensor self, {_LIKE}")
-def empty_like(self, *, dtype=None, layout=None, device=None, pin_memory=None,
-               memory_format=None):  # fmt: skip
+def empty_like(self, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
     dt = self._dtype if dtype is None else to_dtype(dtype)
     dev = self.device if device is None else Device(device)
     mf = to_memory_format(memory_format)
@@ -487,22 +503,21 @@ def empty_like(self, *, dtype=None, layout=None, device=None, pin_memory=None,
 
 
 @composite_explicit(f"zeros_like(Tensor self, {_LIKE}")
-def zeros_like(self, *, dtype=None, layout=None, device=None, pin_memory=None,
-               memory_format=None):  # fmt: skip
+def zeros_like(self, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
     t = aten("empty_like")(self, dtype=dtype, device=device, memory_format=memory_format)
     return aten("zero_")(t)
 
 
 @composite_explicit(f"ones_like(Tensor self, {_LIKE}")
-def ones_like(self, *, dtype=None, layout=None, device=None, pin_memory=None,
-              memory_format=None):  # fmt: skip
+def ones_like(self, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
     t = aten("empty_like")(self, dtype=dtype, device=device, memory_format=memory_format)
     return _fill(t, 1)
 
 
 @composite_explicit(f"full_like(Tensor self, Scalar fill_value, {_LIKE}")
-def full_like(self, fill_value, *, dtype=None, layout=None, device=None, pin_memory=None,
-              memory_format=None):  # fmt: skip
+def full_like(
+    self, fill_value, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None
+):
     t = aten("empty_like")(self, dtype=dtype, device=device, memory_format=memory_format)
     return _fill(t, fill_value)
 
@@ -514,8 +529,10 @@ _NEW = (
 
 
 def _new_opts(self, dtype, device):
-    return (self._dtype if dtype is None else to_dtype(dtype),
-            self.device if device is None else Device(device))  # fmt: skip
+    return (
+        self._dtype if dtype is None else to_dtype(dtype),
+        self.device if device is None else Device(device),
+    )
 
 
 @composite_explicit(f"new_empty(Tensor self, SymInt[] size, {_NEW}")
@@ -576,8 +593,10 @@ def _arange_len(start: Any, end: Any, step: Any, dt: dtype | None = None) -> int
 def _arange_dtype(start, end, step, dtype):
     if dtype is not None:
         return to_dtype(dtype)
-    if all(isinstance(v, int) or (hasattr(v, "_dtype") and v._dtype.category <= 1)
-           for v in (start, end, step)):  # fmt: skip
+    if all(
+        isinstance(v, int) or (hasattr(v, "_dtype") and v._dtype.category <= 1)
+        for v in (start, end, step)
+    ):
         return int64
     return get_default_dtype()
 
@@ -589,8 +608,7 @@ _FACTORY = (
 
 
 @composite_explicit(f"arange.start_step(Scalar start, Scalar end, Scalar step=1, {_FACTORY}")
-def arange_start_step(start, end, step=1, *, dtype=None, layout=None, device=None,
-                      pin_memory=None):  # fmt: skip
+def arange_start_step(start, end, step=1, *, dtype=None, layout=None, device=None, pin_memory=None):
     dt = _arange_dtype(start, end, step, dtype)
     n = _arange_len(start, end, step, dt)
     out = aten("empty.memory_format")([n], dtype=dt, device=device)
@@ -738,8 +756,7 @@ def randint(high, size, *, dtype=4, layout=None, device=None, pin_memory=None):
     "randint.generator(SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=4, "
     "Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"
 )
-def randint_generator(high, size, *, generator, dtype=4, layout=None, device=None,
-                      pin_memory=None):  # fmt: skip
+def randint_generator(high, size, *, generator, dtype=4, layout=None, device=None, pin_memory=None):
     t = aten("empty.memory_format")(
         list(as_size(size)), dtype=factory_dtype(dtype, int64), device=device
     )

@@ -61,17 +61,34 @@ __all__ = [
 
 #: C++ type names, as PyTorch's TypeMeta prints them ("Expected out tensor to have dtype ...").
 CPP_NAME = {
-    bool_: "bool", uint8: "unsigned char", int8: "signed char", int16: "short int",
-    int32: "int", int64: "long int", float16: "c10::Half", bfloat16: "c10::BFloat16",
-    float32: "float", float64: "double", complex64: "c10::complex<float>",
+    bool_: "bool",
+    uint8: "unsigned char",
+    int8: "signed char",
+    int16: "short int",
+    int32: "int",
+    int64: "long int",
+    float16: "c10::Half",
+    bfloat16: "c10::BFloat16",
+    float32: "float",
+    float64: "double",
+    complex64: "c10::complex<float>",
     complex128: "c10::complex<double>",
-}  # fmt: skip
+}
 #: The C++ type names of c10::Scalar's checked conversions ("value cannot be converted ...").
 SCALAR_NAME = {
-    bool_: "bool", uint8: "uint8_t", int8: "int8_t", int16: "int16_t", int32: "int",
-    int64: "int64_t", float16: "at::Half", bfloat16: "at::BFloat16", float32: "float",
-    float64: "double", complex64: "c10::complex<float>", complex128: "c10::complex<double>",
-}  # fmt: skip
+    bool_: "bool",
+    uint8: "uint8_t",
+    int8: "int8_t",
+    int16: "int16_t",
+    int32: "int",
+    int64: "int64_t",
+    float16: "at::Half",
+    bfloat16: "at::BFloat16",
+    float32: "float",
+    float64: "double",
+    complex64: "c10::complex<float>",
+    complex128: "c10::complex<double>",
+}
 
 
 def not_implemented(kernel_name: str, dt: dtype) -> NotImplementedError:
@@ -237,9 +254,7 @@ def checked_scalar(value: Any, dt: dtype) -> Any:
         if limit is not None and math.isfinite(value) and abs(value) > limit:
             bad = True
     if bad:
-        raise RuntimeError(
-            f"value cannot be converted to type {SCALAR_NAME[dt]} without overflow"
-        )
+        raise RuntimeError(f"value cannot be converted to type {SCALAR_NAME[dt]} without overflow")
     return value
 
 
@@ -283,8 +298,9 @@ def _tensors(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Tensor]:
     return [x for x in (*args, *kwargs.values()) if isinstance(x, Tensor)]
 
 
-def _result(shape: tuple[int, ...], dt: dtype, layout: str, args: tuple[Any, ...],
-            kwargs: dict[str, Any]) -> Tensor:  # fmt: skip
+def _result(
+    shape: tuple[int, ...], dt: dtype, layout: str, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> Tensor:
     """A meta output: "iter" TensorIterator strides over the tensor arguments, "like"
     empty_like(first argument), "contig" contiguous."""
     if layout == "like":
@@ -409,8 +425,12 @@ def _family(
     register_meta(op, meta_fn)
     if inplace:
         ov = inplace if isinstance(inplace, str) else overload
-        _inplace(f"{name}_{'.' + ov if ov else ''}({_params_inplace(params)}) -> Tensor(a!)", op,
-                 rule, inplace_cpp_names)  # fmt: skip
+        _inplace(
+            f"{name}_{'.' + ov if ov else ''}({_params_inplace(params)}) -> Tensor(a!)",
+            op,
+            rule,
+            inplace_cpp_names,
+        )
     if out:
         _out(f"{name}.{out}({_params_out(params)}) -> Tensor(a!)", op, rule, out_check)
     return op
@@ -420,14 +440,45 @@ def _family(
 
 #: Unary ops computing in floating point (integers and bool -> default dtype).
 UNARY_FLOAT = (
-    "exp", "exp2", "expm1", "log", "log1p", "log2", "log10", "sqrt", "rsqrt", "reciprocal",
-    "sin", "cos", "tan", "tanh", "sigmoid", "erf", "erfc", "asin", "acos", "atan", "sinh",
-    "cosh", "asinh", "acosh", "atanh",
-)  # fmt: skip
+    "exp",
+    "exp2",
+    "expm1",
+    "log",
+    "log1p",
+    "log2",
+    "log10",
+    "sqrt",
+    "rsqrt",
+    "reciprocal",
+    "sin",
+    "cos",
+    "tan",
+    "tanh",
+    "sigmoid",
+    "erf",
+    "erfc",
+    "asin",
+    "acos",
+    "atan",
+    "sinh",
+    "cosh",
+    "asinh",
+    "acosh",
+    "atanh",
+)
 #: Unary ops keeping the input dtype (with per-op dtype support).
 UNARY_SAME = (
-    "abs", "neg", "sign", "sgn", "floor", "ceil", "round", "trunc", "frac", "bitwise_not",
-)  # fmt: skip
+    "abs",
+    "neg",
+    "sign",
+    "sgn",
+    "floor",
+    "ceil",
+    "round",
+    "trunc",
+    "frac",
+    "bitwise_not",
+)
 
 
 def rule_float(self: Tensor, *args: Any, **kwargs: Any) -> tuple[tuple[int, ...], dtype]:
@@ -473,8 +524,13 @@ def _unary_check(name: str) -> Callable[..., None]:
 for _name in UNARY_FLOAT:
     _family(_name, "Tensor self", rule_float)
 for _name in UNARY_SAME:
-    _family(_name, "Tensor self", rule_abs if _name == "abs" else rule_same,
-            _unary_check(_name), out_check="found")  # fmt: skip
+    _family(
+        _name,
+        "Tensor self",
+        rule_abs if _name == "abs" else rule_same,
+        _unary_check(_name),
+        out_check="found",
+    )
 _family("relu", "Tensor self", rule_same, _unary_check("relu"), out_check="cpp")
 
 
@@ -536,15 +592,31 @@ def _act_check(name: str) -> Callable[..., None]:
 
 
 for _name, _params in (
-    ("silu", ""), ("mish", ""), ("hardsigmoid", ""), ("hardswish", ""),
-    ("gelu", ', *, str approximate="none"'), ("leaky_relu", ", Scalar negative_slope=0.01"),
+    ("silu", ""),
+    ("mish", ""),
+    ("hardsigmoid", ""),
+    ("hardswish", ""),
+    ("gelu", ', *, str approximate="none"'),
+    ("leaky_relu", ", Scalar negative_slope=0.01"),
     ("elu", ", Scalar alpha=1, Scalar scale=1, Scalar input_scale=1"),
-):  # fmt: skip
+):
     _family(_name, f"Tensor self{_params}", rule_same, _act_check(_name), out_check="found")
-_family("hardtanh", "Tensor self, Scalar min_val=-1, Scalar max_val=1", rule_same,
-        _act_check("hardtanh"), layout="like", out_check="found")  # fmt: skip
-_family("softplus", "Tensor self, Scalar beta=1, Scalar threshold=20", rule_same,
-        _act_check("softplus"), inplace=False, out_check="found")  # fmt: skip
+_family(
+    "hardtanh",
+    "Tensor self, Scalar min_val=-1, Scalar max_val=1",
+    rule_same,
+    _act_check("hardtanh"),
+    layout="like",
+    out_check="found",
+)
+_family(
+    "softplus",
+    "Tensor self, Scalar beta=1, Scalar threshold=20",
+    rule_same,
+    _act_check("softplus"),
+    inplace=False,
+    out_check="found",
+)
 _family("celu", "Tensor self, Scalar alpha=1.0", rule_same, _act_check("celu"), out_check="cpp")
 
 
@@ -565,10 +637,20 @@ def _round_decimals_check(self: Tensor, *, decimals: int) -> None:
     check_round_decimals(self._dtype, decimals)
 
 
-_family("round.decimals", "Tensor self, *, int decimals", rule_same, _round_decimals_check,
-        out="decimals_out", out_check="found")  # fmt: skip
-_family("nan_to_num", "Tensor self, float? nan=None, float? posinf=None, float? neginf=None",
-        rule_same, out_check="nan_to_num")  # fmt: skip
+_family(
+    "round.decimals",
+    "Tensor self, *, int decimals",
+    rule_same,
+    _round_decimals_check,
+    out="decimals_out",
+    out_check="found",
+)
+_family(
+    "nan_to_num",
+    "Tensor self, float? nan=None, float? posinf=None, float? neginf=None",
+    rule_same,
+    out_check="nan_to_num",
+)
 
 
 # -- clamp
@@ -627,18 +709,51 @@ def _clamp_max_check(op: str) -> Callable[..., None]:
     return check
 
 
-_family("clamp", "Tensor self, Scalar? min=None, Scalar? max=None", _clamp_rule,
-        _clamp_check("clamp"), out_check="found", inplace_cpp_names=True)  # fmt: skip
-_family("clamp.Tensor", "Tensor self, Tensor? min=None, Tensor? max=None", _clamp_rule,
-        _clamp_check("clamp.Tensor"), out="Tensor_out")  # fmt: skip
-_family("clamp_min", "Tensor self, Scalar min", _clamp_min_rule, _clamp_min_check("clamp_min"),
-        out_check="found", inplace_cpp_names=True)  # fmt: skip
-_family("clamp_min.Tensor", "Tensor self, Tensor min", _clamp_min_rule,
-        _clamp_min_check("clamp_min.Tensor"), out="Tensor_out")  # fmt: skip
-_family("clamp_max", "Tensor self, Scalar max", _clamp_max_rule, _clamp_max_check("clamp_max"),
-        out_check="found", inplace_cpp_names=True)  # fmt: skip
-_family("clamp_max.Tensor", "Tensor self, Tensor max", _clamp_max_rule,
-        _clamp_max_check("clamp_max.Tensor"), out="Tensor_out")  # fmt: skip
+_family(
+    "clamp",
+    "Tensor self, Scalar? min=None, Scalar? max=None",
+    _clamp_rule,
+    _clamp_check("clamp"),
+    out_check="found",
+    inplace_cpp_names=True,
+)
+_family(
+    "clamp.Tensor",
+    "Tensor self, Tensor? min=None, Tensor? max=None",
+    _clamp_rule,
+    _clamp_check("clamp.Tensor"),
+    out="Tensor_out",
+)
+_family(
+    "clamp_min",
+    "Tensor self, Scalar min",
+    _clamp_min_rule,
+    _clamp_min_check("clamp_min"),
+    out_check="found",
+    inplace_cpp_names=True,
+)
+_family(
+    "clamp_min.Tensor",
+    "Tensor self, Tensor min",
+    _clamp_min_rule,
+    _clamp_min_check("clamp_min.Tensor"),
+    out="Tensor_out",
+)
+_family(
+    "clamp_max",
+    "Tensor self, Scalar max",
+    _clamp_max_rule,
+    _clamp_max_check("clamp_max"),
+    out_check="found",
+    inplace_cpp_names=True,
+)
+_family(
+    "clamp_max.Tensor",
+    "Tensor self, Tensor max",
+    _clamp_max_rule,
+    _clamp_max_check("clamp_max.Tensor"),
+    out="Tensor_out",
+)
 
 
 # ----------------------------------------------------------------------------- binary
@@ -646,14 +761,39 @@ _family("clamp_max.Tensor", "Tensor self, Tensor max", _clamp_max_rule,
 #: name -> dtype rule of the binary ops: "same" (promoted dtype), "float" (integers ->
 #: default float), "bool" (comparisons, logical).
 BINARY_RULE = {
-    "add": "same", "sub": "same", "mul": "same", "div": "float", "remainder": "same",
-    "fmod": "same", "floor_divide": "same", "div_floor": "same", "div_trunc": "same",
-    "eq": "bool", "ne": "bool", "lt": "bool", "le": "bool", "gt": "bool", "ge": "bool",
-    "logical_and": "bool", "logical_or": "bool", "logical_xor": "bool",
-    "bitwise_and": "same", "bitwise_or": "same", "bitwise_xor": "same", "lshift": "same",
-    "rshift": "same", "maximum": "same", "minimum": "same", "fmax": "same", "fmin": "same",
-    "atan2": "float", "hypot": "same", "copysign": "float", "xlogy": "float", "pow": "same",
-}  # fmt: skip
+    "add": "same",
+    "sub": "same",
+    "mul": "same",
+    "div": "float",
+    "remainder": "same",
+    "fmod": "same",
+    "floor_divide": "same",
+    "div_floor": "same",
+    "div_trunc": "same",
+    "eq": "bool",
+    "ne": "bool",
+    "lt": "bool",
+    "le": "bool",
+    "gt": "bool",
+    "ge": "bool",
+    "logical_and": "bool",
+    "logical_or": "bool",
+    "logical_xor": "bool",
+    "bitwise_and": "same",
+    "bitwise_or": "same",
+    "bitwise_xor": "same",
+    "lshift": "same",
+    "rshift": "same",
+    "maximum": "same",
+    "minimum": "same",
+    "fmax": "same",
+    "fmin": "same",
+    "atan2": "float",
+    "hypot": "same",
+    "copysign": "float",
+    "xlogy": "float",
+    "pow": "same",
+}
 
 
 def binary_result(op: str, self: Any, other: Any) -> dtype:
@@ -711,13 +851,30 @@ def _bin(qual: str, params: str, op: str, **kw: Any) -> Any:
 
 for _name in ("add", "sub", "mul", "div"):
     _a = _name in ("add", "sub")
-    _bin(f"{_name}.Tensor", f"Tensor self, Tensor other{', *, Scalar alpha=1' if _a else ''}",
-         _name)  # fmt: skip
-    _bin(f"{_name}.Scalar", f"Tensor self, Scalar other{', Scalar alpha=1' if _a else ''}",
-         _name, out="Scalar_out", out_check="cpp" if _name == "div" else "cast")  # fmt: skip
+    _bin(
+        f"{_name}.Tensor", f"Tensor self, Tensor other{', *, Scalar alpha=1' if _a else ''}", _name
+    )
+    _bin(
+        f"{_name}.Scalar",
+        f"Tensor self, Scalar other{', Scalar alpha=1' if _a else ''}",
+        _name,
+        out="Scalar_out",
+        out_check="cpp" if _name == "div" else "cast",
+    )
 
-for _name in ("remainder", "fmod", "eq", "ne", "lt", "le", "gt", "ge", "bitwise_and",
-              "bitwise_or", "bitwise_xor"):  # fmt: skip
+for _name in (
+    "remainder",
+    "fmod",
+    "eq",
+    "ne",
+    "lt",
+    "le",
+    "gt",
+    "ge",
+    "bitwise_and",
+    "bitwise_or",
+    "bitwise_xor",
+):
     _oc = "any" if BINARY_RULE[_name] == "bool" else "cast"
     _bin(f"{_name}.Tensor", "Tensor self, Tensor other", _name, out="Tensor_out", out_check=_oc)
     _bin(f"{_name}.Scalar", "Tensor self, Scalar other", _name, out="Scalar_out", out_check=_oc)
@@ -725,20 +882,42 @@ for _name in ("remainder", "fmod", "eq", "ne", "lt", "le", "gt", "ge", "bitwise_
 for _name, _k in (("bitwise_left_shift", "lshift"), ("bitwise_right_shift", "rshift")):
     _bin(f"{_name}.Tensor", "Tensor self, Tensor other", _k, out="Tensor_out")
     _bin(f"{_name}.Tensor_Scalar", "Tensor self, Scalar other", _k, out="Tensor_Scalar_out")
-    _bin(f"{_name}.Scalar_Tensor", "Scalar self, Tensor other", _k, inplace=False,
-         out="Scalar_Tensor_out")  # fmt: skip
+    _bin(
+        f"{_name}.Scalar_Tensor",
+        "Scalar self, Tensor other",
+        _k,
+        inplace=False,
+        out="Scalar_Tensor_out",
+    )
 for _name, _k in (("__lshift__", "lshift"), ("__rshift__", "rshift")):
     for _ov, _p in (("Tensor", "Tensor other"), ("Scalar", "Scalar other")):
-        _op = _bin(f"{_name}.{_ov}", f"Tensor self, {_p}", _k, inplace=False,
-                   out=f"{_ov}_out", out_check="cpp")  # fmt: skip
-        _inplace(f"__i{_name[2:]}.{_ov}(Tensor(a!) self, {_p}) -> Tensor(a!)", _op,
-                 _binary_rule(_k))  # fmt: skip
+        _op = _bin(
+            f"{_name}.{_ov}",
+            f"Tensor self, {_p}",
+            _k,
+            inplace=False,
+            out=f"{_ov}_out",
+            out_check="cpp",
+        )
+        _inplace(
+            f"__i{_name[2:]}.{_ov}(Tensor(a!) self, {_p}) -> Tensor(a!)", _op, _binary_rule(_k)
+        )
 
 for _name in ("bitwise_and", "bitwise_or", "bitwise_xor"):
-    _bin(f"{_name}.Scalar_Tensor", "Scalar self, Tensor other", _name, inplace=False,
-         out="Scalar_Tensor_out")  # fmt: skip
-_bin("remainder.Scalar_Tensor", "Scalar self, Tensor other", "remainder", inplace=False,
-     out="Scalar_Tensor_out")  # fmt: skip
+    _bin(
+        f"{_name}.Scalar_Tensor",
+        "Scalar self, Tensor other",
+        _name,
+        inplace=False,
+        out="Scalar_Tensor_out",
+    )
+_bin(
+    "remainder.Scalar_Tensor",
+    "Scalar self, Tensor other",
+    "remainder",
+    inplace=False,
+    out="Scalar_Tensor_out",
+)
 _bin("floor_divide", "Tensor self, Tensor other", "floor_divide", inplace="Tensor")
 _bin("floor_divide.Scalar", "Tensor self, Scalar other", "floor_divide", out="Scalar_out")
 
@@ -765,10 +944,21 @@ def _div_mode_check(self: Any, other: Any, *, rounding_mode: str | None) -> None
     div_mode_dtype(self, other, rounding_mode)
 
 
-_family("div.Tensor_mode", "Tensor self, Tensor other, *, str? rounding_mode", _div_mode_rule,
-        _div_mode_check, out="out_mode")  # fmt: skip
-_family("div.Scalar_mode", "Tensor self, Scalar other, *, str? rounding_mode", _div_mode_rule,
-        _div_mode_check, out="Scalar_mode_out", out_check="cpp")  # fmt: skip
+_family(
+    "div.Tensor_mode",
+    "Tensor self, Tensor other, *, str? rounding_mode",
+    _div_mode_rule,
+    _div_mode_check,
+    out="out_mode",
+)
+_family(
+    "div.Scalar_mode",
+    "Tensor self, Scalar other, *, str? rounding_mode",
+    _div_mode_rule,
+    _div_mode_check,
+    out="Scalar_mode_out",
+    out_check="cpp",
+)
 
 
 def _rsub_check(self: Any, other: Any, alpha: Any = 1) -> None:
@@ -789,10 +979,19 @@ def _rsub_meta_args(self: Any, other: Any, alpha: Any = 1) -> Tensor:
     return _result(shape, dt, "iter", (other, self), {})
 
 
-for _ov, _p in (("Tensor", "Tensor other, *, Scalar alpha=1"),
-                ("Scalar", "Scalar other, Scalar alpha=1")):  # fmt: skip
-    _op = _family(f"rsub.{_ov}", f"Tensor self, {_p}", _rsub_rule, _rsub_check, inplace=False,
-                  out=f"{_ov}_out", out_check="cpp")  # fmt: skip
+for _ov, _p in (
+    ("Tensor", "Tensor other, *, Scalar alpha=1"),
+    ("Scalar", "Scalar other, Scalar alpha=1"),
+):
+    _op = _family(
+        f"rsub.{_ov}",
+        f"Tensor self, {_p}",
+        _rsub_rule,
+        _rsub_check,
+        inplace=False,
+        out=f"{_ov}_out",
+        out_check="cpp",
+    )
     register_meta(_op, _rsub_meta_args)
 
 
@@ -819,25 +1018,47 @@ def _pow_check(self: Any, exponent: Any) -> None:
     pow_dtype(self, exponent)
 
 
-_family("pow.Tensor_Tensor", "Tensor self, Tensor exponent", _pow_rule, _pow_check,
-        inplace="Tensor", out="Tensor_Tensor_out")  # fmt: skip
-_family("pow.Tensor_Scalar", "Tensor self, Scalar exponent", _pow_rule, _pow_check,
-        inplace="Scalar", out="Tensor_Scalar_out")  # fmt: skip
+_family(
+    "pow.Tensor_Tensor",
+    "Tensor self, Tensor exponent",
+    _pow_rule,
+    _pow_check,
+    inplace="Tensor",
+    out="Tensor_Tensor_out",
+)
+_family(
+    "pow.Tensor_Scalar",
+    "Tensor self, Scalar exponent",
+    _pow_rule,
+    _pow_check,
+    inplace="Scalar",
+    out="Tensor_Scalar_out",
+)
 # pow.Scalar's output is laid out contiguously (its meta function passes no strides).
-_family("pow.Scalar", "Scalar self, Tensor exponent", _pow_rule, _pow_check, layout="contig",
-        inplace=False, out="Scalar_out")  # fmt: skip
+_family(
+    "pow.Scalar",
+    "Scalar self, Tensor exponent",
+    _pow_rule,
+    _pow_check,
+    layout="contig",
+    inplace=False,
+    out="Scalar_out",
+)
 
 for _name in ("maximum", "minimum", "fmax", "fmin"):
     _bin(_name, "Tensor self, Tensor other", _name, inplace=False)
 for _name in ("atan2", "hypot", "logical_and", "logical_or", "logical_xor"):
-    _bin(_name, "Tensor self, Tensor other", _name,
-         out_check="any" if _name.startswith("logical") else "cast")  # fmt: skip
+    _bin(
+        _name,
+        "Tensor self, Tensor other",
+        _name,
+        out_check="any" if _name.startswith("logical") else "cast",
+    )
 _bin("copysign.Tensor", "Tensor self, Tensor other", "copysign")
 _bin("copysign.Scalar", "Tensor self, Scalar other", "copysign", out="Scalar_out")
 _bin("xlogy.Tensor", "Tensor self, Tensor other", "xlogy", out="OutTensor")
 _bin("xlogy.Scalar_Other", "Tensor self, Scalar other", "xlogy", out="OutScalar_Other")
-_bin("xlogy.Scalar_Self", "Scalar self, Tensor other", "xlogy", inplace=False,
-     out="OutScalar_Self")  # fmt: skip
+_bin("xlogy.Scalar_Self", "Scalar self, Tensor other", "xlogy", inplace=False, out="OutScalar_Self")
 
 
 # -- ternary
@@ -869,10 +1090,20 @@ def _lerp_check(op: str) -> Callable[..., None]:
     return check
 
 
-_family("lerp.Scalar", "Tensor self, Tensor end, Scalar weight", _lerp_rule,
-        _lerp_check("lerp.Scalar"), out="Scalar_out")  # fmt: skip
-_family("lerp.Tensor", "Tensor self, Tensor end, Tensor weight", _lerp_rule,
-        _lerp_check("lerp.Tensor"), out="Tensor_out")  # fmt: skip
+_family(
+    "lerp.Scalar",
+    "Tensor self, Tensor end, Scalar weight",
+    _lerp_rule,
+    _lerp_check("lerp.Scalar"),
+    out="Scalar_out",
+)
+_family(
+    "lerp.Tensor",
+    "Tensor self, Tensor end, Tensor weight",
+    _lerp_rule,
+    _lerp_check("lerp.Tensor"),
+    out="Tensor_out",
+)
 
 
 ADDCDIV_INT_ERROR = (
@@ -906,8 +1137,12 @@ def _addc_check(op: str) -> Callable[..., None]:
 
 
 for _name in ("addcmul", "addcdiv"):
-    _family(_name, "Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1", _addc_rule,
-            _addc_check(_name))  # fmt: skip
+    _family(
+        _name,
+        "Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1",
+        _addc_rule,
+        _addc_check(_name),
+    )
 
 
 # -- where, masked_fill
@@ -930,8 +1165,14 @@ def _where_check(condition: Tensor, self: Tensor, other: Tensor) -> None:
     check_where_condition(condition)
 
 
-_where = _family("where.self", "Tensor condition, Tensor self, Tensor other", _where_rule,
-                 _where_check, inplace=False, out=None)  # fmt: skip
+_where = _family(
+    "where.self",
+    "Tensor condition, Tensor self, Tensor other",
+    _where_rule,
+    _where_check,
+    inplace=False,
+    out=None,
+)
 
 
 def _where_out_kernel(condition: Tensor, self: Tensor, other: Tensor, *, out: Tensor) -> Tensor:
@@ -1010,8 +1251,15 @@ def _masked_fill_rule(self: Tensor, mask: Tensor, value: Any) -> tuple[Any, dtyp
 
 for _ov, _p in (("Scalar", "Scalar value"), ("Tensor", "Tensor value")):
     # masked_fill is self.expand(broadcast).clone(contiguous).masked_fill_(mask, value)
-    _family(f"masked_fill.{_ov}", f"Tensor self, Tensor mask, {_p}", _masked_fill_rule,
-            masked_fill_check, layout="contig", out=f"{_ov}_out", out_check="cpp")  # fmt: skip
+    _family(
+        f"masked_fill.{_ov}",
+        f"Tensor self, Tensor mask, {_p}",
+        _masked_fill_rule,
+        masked_fill_check,
+        layout="contig",
+        out=f"{_ov}_out",
+        out_check="cpp",
+    )
 
 
 # ----------------------------------------------------------------------------- composites
@@ -1023,8 +1271,15 @@ def _ops() -> Any:
     return ops.aten
 
 
-def _alias(alias: str, target: str, params: str, *, inplace: bool = True,
-           out: str | None = "out", overload: str = "") -> None:  # fmt: skip
+def _alias(
+    alias: str,
+    target: str,
+    params: str,
+    *,
+    inplace: bool = True,
+    out: str | None = "out",
+    overload: str = "",
+) -> None:
     """A CompositeImplicitAutograd alias: each form calls the target's same form."""
     q = f"{alias}.{overload}" if overload else alias
     tq = f"{target}.{overload}" if overload else target
@@ -1046,6 +1301,7 @@ def _alias(alias: str, target: str, params: str, *, inplace: bool = True,
             "CompositeImplicitAutograd",
         )
     if out:
+
         def out_fn(*args: Any, **kwargs: Any) -> Any:
             return aten(f"{target}.{out}")(*args, **kwargs)
 
@@ -1056,39 +1312,79 @@ def _alias(alias: str, target: str, params: str, *, inplace: bool = True,
         )
 
 
-for _alias_name, _target in (("absolute", "abs"), ("negative", "neg"), ("fix", "trunc"),
-                             ("arcsin", "asin"), ("arccos", "acos"), ("arctan", "atan"),
-                             ("arcsinh", "asinh"), ("arccosh", "acosh"), ("arctanh", "atanh")):
-    _alias(_alias_name, _target, "Tensor self")  # fmt: skip
+for _alias_name, _target in (
+    ("absolute", "abs"),
+    ("negative", "neg"),
+    ("fix", "trunc"),
+    ("arcsin", "asin"),
+    ("arccos", "acos"),
+    ("arctan", "atan"),
+    ("arcsinh", "asinh"),
+    ("arccosh", "acosh"),
+    ("arctanh", "atanh"),
+):
+    _alias(_alias_name, _target, "Tensor self")
 _alias("arctan2", "atan2", "Tensor self, Tensor other")
 _alias("clip", "clamp", "Tensor self, Scalar? min=None, Scalar? max=None")
-_alias("clip", "clamp", "Tensor self, Tensor? min=None, Tensor? max=None", overload="Tensor",
-       out="Tensor_out")  # fmt: skip
+_alias(
+    "clip",
+    "clamp",
+    "Tensor self, Tensor? min=None, Tensor? max=None",
+    overload="Tensor",
+    out="Tensor_out",
+)
 for _alias_name, _target, _a in (("subtract", "sub", True), ("multiply", "mul", False)):
-    _alias(_alias_name, _target, f"Tensor self, Tensor other{', *, Scalar alpha=1' if _a else ''}",
-           overload="Tensor")  # fmt: skip
-    _alias(_alias_name, _target, f"Tensor self, Scalar other{', Scalar alpha=1' if _a else ''}",
-           overload="Scalar", out=None)  # fmt: skip
+    _alias(
+        _alias_name,
+        _target,
+        f"Tensor self, Tensor other{', *, Scalar alpha=1' if _a else ''}",
+        overload="Tensor",
+    )
+    _alias(
+        _alias_name,
+        _target,
+        f"Tensor self, Scalar other{', Scalar alpha=1' if _a else ''}",
+        overload="Scalar",
+        out=None,
+    )
 for _alias_name in ("divide", "true_divide"):
     _alias(_alias_name, "div", "Tensor self, Tensor other", overload="Tensor")
     _alias(_alias_name, "div", "Tensor self, Scalar other", overload="Scalar", out=None)
-_alias("divide", "div", "Tensor self, Tensor other, *, str? rounding_mode",
-       overload="Tensor_mode", out="out_mode")  # fmt: skip
-_alias("divide", "div", "Tensor self, Scalar other, *, str? rounding_mode",
-       overload="Scalar_mode", out=None)  # fmt: skip
-for _alias_name, _target in (("greater", "gt"), ("greater_equal", "ge"), ("less", "lt"),
-                             ("less_equal", "le"), ("not_equal", "ne")):
-    _alias(_alias_name, _target, "Tensor self, Tensor other", overload="Tensor",
-           out="Tensor_out")  # fmt: skip
-    _alias(_alias_name, _target, "Tensor self, Scalar other", overload="Scalar",
-           out="Scalar_out")  # fmt: skip
-for _dunder, _target in (("__and__", "bitwise_and"), ("__or__", "bitwise_or"),
-                         ("__xor__", "bitwise_xor")):
+_alias(
+    "divide",
+    "div",
+    "Tensor self, Tensor other, *, str? rounding_mode",
+    overload="Tensor_mode",
+    out="out_mode",
+)
+_alias(
+    "divide",
+    "div",
+    "Tensor self, Scalar other, *, str? rounding_mode",
+    overload="Scalar_mode",
+    out=None,
+)
+for _alias_name, _target in (
+    ("greater", "gt"),
+    ("greater_equal", "ge"),
+    ("less", "lt"),
+    ("less_equal", "le"),
+    ("not_equal", "ne"),
+):
+    _alias(_alias_name, _target, "Tensor self, Tensor other", overload="Tensor", out="Tensor_out")
+    _alias(_alias_name, _target, "Tensor self, Scalar other", overload="Scalar", out="Scalar_out")
+for _dunder, _target in (
+    ("__and__", "bitwise_and"),
+    ("__or__", "bitwise_or"),
+    ("__xor__", "bitwise_xor"),
+):
     for _ov, _p in (("Tensor", "Tensor other"), ("Scalar", "Scalar other")):
         _tq = f"{_target}.{_ov}"
-        aten_lib.impl(defop(f"{_dunder}.{_ov}(Tensor self, {_p}) -> Tensor"),
-                      (lambda q: lambda *a, **k: aten(q)(*a, **k))(_tq),
-                      "CompositeImplicitAutograd")  # fmt: skip
+        aten_lib.impl(
+            defop(f"{_dunder}.{_ov}(Tensor self, {_p}) -> Tensor"),
+            (lambda q: lambda *a, **k: aten(q)(*a, **k))(_tq),
+            "CompositeImplicitAutograd",
+        )
         aten_lib.impl(
             defop(f"__i{_dunder[2:]}.{_ov}(Tensor(a!) self, {_p}) -> Tensor(a!)"),
             (lambda q: lambda *a, **k: aten(q)(*a, **k))(f"{_target}_.{_ov}"),
@@ -1148,8 +1444,7 @@ def _isfinite_real(self: Tensor) -> Tensor:
 
 def _float_power_dtype(*operands: Any) -> dtype:
     cplx = any(
-        (isinstance(x, Tensor) and x._dtype.is_complex) or isinstance(x, complex)
-        for x in operands
+        (isinstance(x, Tensor) and x._dtype.is_complex) or isinstance(x, complex) for x in operands
     )
     return complex128 if cplx else float64
 
@@ -1231,4 +1526,3 @@ def float_power__Tensor(self, exponent):
     dt = _float_power_dtype(self, exponent)
     _float_power_inplace_check(self, dt)
     return _ops().pow_.Tensor(self, _to(exponent, dt))
-

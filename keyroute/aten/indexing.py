@@ -94,8 +94,9 @@ class IndexEntry:
 
     __slots__ = ("shape", "stride", "dtype", "values")
 
-    def __init__(self, shape: tuple[int, ...], stride: tuple[int, ...], dtype: str,
-                 values: Any) -> None:  # fmt: skip
+    def __init__(
+        self, shape: tuple[int, ...], stride: tuple[int, ...], dtype: str, values: Any
+    ) -> None:
         self.shape = shape
         self.stride = stride
         self.dtype = dtype
@@ -157,8 +158,9 @@ def expand_masks(self_shape: tuple[int, ...], indices: Sequence[Any]) -> list[In
     return out
 
 
-def advanced_index(self_shape: tuple[int, ...], self_stride: tuple[int, ...],
-                   entries: list[IndexEntry | None]) -> tuple[Any, ...]:  # fmt: skip
+def advanced_index(
+    self_shape: tuple[int, ...], self_stride: tuple[int, ...], entries: list[IndexEntry | None]
+) -> tuple[Any, ...]:
     """make_info + AdvancedIndex + TensorIterator's output layout.
 
     Returns (out_shape, out_stride, broadcast_shape, order) where `order` lists, in the
@@ -303,8 +305,10 @@ def _index_put_impl_(self, indices, values, accumulate=False, unsafe=False):
     if not accumulate and masked_fill_mask(shape_of(self), indices, values) is not None:
         return self
     check_index_dtypes(indices)
-    if any(t is not None and t._dtype.name in ("uint8", "bool") and _data_of(t) is None
-           for t in indices):  # fmt: skip
+    if any(
+        t is not None and t._dtype.name in ("uint8", "bool") and _data_of(t) is None
+        for t in indices
+    ):
         return self  # a mask's nonzero count is data: PyTorch's meta returns self unchecked too
     entries = expand_masks(shape_of(self), indices)
     out_shape, _st, _b, _o = advanced_index(shape_of(self), self.stride(), entries)
@@ -428,8 +432,9 @@ def reduce_enum(reduce: str, new_options: bool = False) -> str:
     return "sum" if reduce == "add" else "prod"
 
 
-def scatter_check(self, dim: int, index, src=None, reduce: str | None = None,
-                  new_options: bool = False) -> int:  # fmt: skip
+def scatter_check(
+    self, dim: int, index, src=None, reduce: str | None = None, new_options: bool = False
+) -> int:
     """scatter_meta_impl: dtype and shape checks; returns the wrapped dim."""
     sshape, ishape = shape_of(self), shape_of(index)
     d = wrap_dim(dim, len(sshape))
@@ -450,9 +455,7 @@ def scatter_check(self, dim: int, index, src=None, reduce: str | None = None,
             nd == max(len(ishape), 1),
             "Index tensor must have the same number of dimensions as self tensor",
         )
-        wrong = any(
-            _ne_size(ishape, i) > _ne_size(sshape, i) for i in range(nd) if i != d
-        )
+        wrong = any(_ne_size(ishape, i) > _ne_size(sshape, i) for i in range(nd) if i != d)
         if not wrong and src is not None:
             srcshape = shape_of(src)
             wrong = any(_ne_size(ishape, i) > _ne_size(srcshape, i) for i in range(nd))
@@ -767,9 +770,7 @@ def index_add_check(self, dim: int, index, source) -> int:
     return d
 
 
-@meta(
-    "index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor"
-)
+@meta("index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor")
 def index_add(self, dim, index, source, *, alpha=1):
     index_add_check(self, dim, index, source)
     return new_meta(shape_of(self), self._dtype)
@@ -871,8 +872,7 @@ def _take_along_dim_args(self, indices, dim):
     """_take_along_dim_helper: (self broadcast, dim, indices broadcast and wrapped)."""
     check(
         indices._dtype is int64,
-        f"torch.take_along_dim(): dtype of indices should be Long but got "
-        f"{indices._dtype._short}",
+        f"torch.take_along_dim(): dtype of indices should be Long but got {indices._dtype._short}",
     )
     sshape, ishape = shape_of(self), shape_of(indices)
     check(

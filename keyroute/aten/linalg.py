@@ -61,11 +61,19 @@ H = _Hot()
 
 #: c10 TypeMeta names (what `tensor.dtype()` prints in C++ messages).
 _CPP_NAMES = {
-    "float32": "float", "float64": "double", "float16": "c10::Half",
-    "bfloat16": "c10::BFloat16", "int64": "long int", "int32": "int", "int16": "short int",
-    "int8": "signed char", "uint8": "unsigned char", "bool": "bool",
-    "complex64": "c10::complex<float>", "complex128": "c10::complex<double>",
-}  # fmt: skip
+    "float32": "float",
+    "float64": "double",
+    "float16": "c10::Half",
+    "bfloat16": "c10::BFloat16",
+    "int64": "long int",
+    "int32": "int",
+    "int16": "short int",
+    "int8": "signed char",
+    "uint8": "unsigned char",
+    "bool": "bool",
+    "complex64": "c10::complex<float>",
+    "complex128": "c10::complex<double>",
+}
 
 
 def cpp_type_name(dt: Any) -> str:
@@ -86,7 +94,7 @@ def subclass_like(*tensors: Any) -> bool:
 
 
 def _not_implemented(kernel_name: str, dt: Any) -> None:
-    raise NotImplementedError(f'"{kernel_name}" not implemented for \'{dt._short}\'')
+    raise NotImplementedError(f"\"{kernel_name}\" not implemented for '{dt._short}'")
 
 
 def _expand_check(self: Tensor, sizes: Sequence[int]) -> None:
@@ -242,8 +250,7 @@ def addmv_meta(self, mat, vec, *, beta=1, alpha=1):
 
 
 @meta(
-    "baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> "
-    "Tensor"
+    "baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor"
 )
 def baddbmm_meta(self, batch1, batch2, *, beta=1, alpha=1):
     s1, s2 = shape_of(batch1), shape_of(batch2)
@@ -945,4 +952,3 @@ def tensordot(self, other, dims_self, dims_other):
     m1 = op("reshape")(op("permute")(t1, p1), [size1, csize])
     m2 = op("reshape")(op("permute")(t2, p2), [csize, size2])
     return op("reshape")(op("mm")(m1, m2), rsizes)
-

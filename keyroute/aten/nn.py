@@ -44,7 +44,7 @@ def _opmath(dt: Any) -> Any:
 
 
 def _not_implemented(kernel_name: str, dt: Any) -> None:
-    raise NotImplementedError(f'"{kernel_name}" not implemented for \'{dt._short}\'')
+    raise NotImplementedError(f"\"{kernel_name}\" not implemented for '{dt._short}'")
 
 
 def _ints(v: Any, n: int) -> list[int]:
@@ -78,8 +78,10 @@ def layer_norm_checks(
     shape = shape_of(input)
     ndim = len(shape)
     if ndim < len(ns) or list(shape[ndim - len(ns) :]) != ns:
-        want = ("[*" + ", ".join(str(s) for s in ns) + "]") if rms else (
-            "[*" + "".join(f", {s}" for s in ns) + "]"
+        want = (
+            ("[*" + ", ".join(str(s) for s in ns) + "]")
+            if rms
+            else ("[*" + "".join(f", {s}" for s in ns) + "]")
         )
         raise RuntimeError(
             f"Given normalized_shape={ns}, expected input with shape {want}, but got input of "
@@ -227,8 +229,7 @@ def native_dropout(input, p, train):
         check(0 <= 1 - p <= 1, f"bernoulli_ expects p to be in [0, 1], but got p={1 - p}")
         if input._dtype.category < 2:
             raise RuntimeError(
-                f"result type Float can't be cast to the desired output type "
-                f"{input._dtype._short}"
+                f"result type Float can't be cast to the desired output type {input._dtype._short}"
             )
     return meta_like(input), meta_like(input, bool_)
 
@@ -313,14 +314,16 @@ def _flash_check(query: Tensor, key: Tensor, value: Tensor, dropout_p: float, at
     "dropout_p=0., bool is_causal=False, *, Tensor? attn_mask=None, float? scale=None) -> "
     "(Tensor output, Tensor logsumexp)"
 )
-def flash_attention_meta(query, key, value, dropout_p=0.0, is_causal=False, *, attn_mask=None,
-                         scale=None):  # fmt: skip
+def flash_attention_meta(
+    query, key, value, dropout_p=0.0, is_causal=False, *, attn_mask=None, scale=None
+):
     _flash_check(query, key, value, dropout_p, attn_mask)
     b, h, L, _ = shape_of(query)
     e_v = shape_of(value)[3]
     q_like = meta_like(query)
-    out = new_meta((b, h, L, e_v), query._dtype, q_like.stride() if e_v == shape_of(query)[3]
-                   else None)  # fmt: skip
+    out = new_meta(
+        (b, h, L, e_v), query._dtype, q_like.stride() if e_v == shape_of(query)[3] else None
+    )
     # logsumexp = empty({B, L, H}).transpose(1, 2)
     lse = new_meta((b, h, L), _opmath(query._dtype), (L * h, 1, h))
     return out, lse
@@ -409,15 +412,26 @@ def _convert_boolean_attn_mask(attn_mask: Any, dt: Any) -> Any:
     "float dropout_p=0., bool is_causal=False, *, float? scale=None, bool enable_gqa=False) -> "
     "Tensor"
 )
-def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
-                                 is_causal=False, *, scale=None, enable_gqa=False):  # fmt: skip
+def scaled_dot_product_attention(
+    query,
+    key,
+    value,
+    attn_mask=None,
+    dropout_p=0.0,
+    is_causal=False,
+    *,
+    scale=None,
+    enable_gqa=False,
+):
     _validate_sdpa_input(query, key, value, attn_mask)
     if query.numel() == 0 or key.numel() == 0 or value.numel() == 0:
         # An empty attention: zeros that still depend on every input (PyTorch's shortcut).
         out = op("zeros")(
             [*shape_of(query)[:-1], shape_of(value)[-1]],
-            dtype=query._dtype, layout=None, device=query.device,
-        )  # fmt: skip
+            dtype=query._dtype,
+            layout=None,
+            device=query.device,
+        )
         sv, sk, sq = op("sum")(value), op("sum")(key), op("sum")(query)
         total = op("add.Tensor")(op("add.Tensor")(sq, sk), sv)
         return op("add.Tensor")(out, op("mul.Scalar")(total, 0))
@@ -456,9 +470,18 @@ def _contiguous_format() -> Any:
     "attn_mask=None, float dropout_p=0., bool is_causal=False, Tensor? dropout_mask=None, *, "
     "float? scale=None, bool enable_gqa=False) -> (Tensor, Tensor)"
 )
-def _scaled_dot_product_attention_math(query, key, value, attn_mask=None, dropout_p=0.0,
-                                       is_causal=False, dropout_mask=None, *, scale=None,
-                                       enable_gqa=False):  # fmt: skip
+def _scaled_dot_product_attention_math(
+    query,
+    key,
+    value,
+    attn_mask=None,
+    dropout_p=0.0,
+    is_causal=False,
+    dropout_mask=None,
+    *,
+    scale=None,
+    enable_gqa=False,
+):
     origin = query._dtype
 
     def acc(t: Tensor) -> Tensor:
@@ -540,15 +563,13 @@ def nll_loss_forward_meta(self, target, weight, reduction, ignore_index):
     if self.dim() == 1 and target.dim() == 1:
         check(
             shape_of(target)[0] == 1,
-            f"For 1D input, 1D target must have size 1, but got target size: "
-            f"{shape_of(target)[0]}",
+            f"For 1D input, 1D target must have size 1, but got target size: {shape_of(target)[0]}",
             ValueError,
         )
     elif self.dim() != 1 or target.dim() != 0:
         check(
             shape_of(self)[0] == shape_of(target)[0],
-            f"size mismatch (got input: {list(shape_of(self))}, target: "
-            f"{list(shape_of(target))})",
+            f"size mismatch (got input: {list(shape_of(self))}, target: {list(shape_of(target))})",
         )
     n_classes = shape_of(self)[-1]
     check(
@@ -638,8 +659,7 @@ def nll_loss_nd(self, target, weight=None, reduction=1, ignore_index=-100):
     s, t = shape_of(self), shape_of(target)
     if self.dim() != 1 and (not t or s[0] != t[0]):
         raise ValueError(
-            f"Expected input batch_size ({s[0]}) to match target batch_size "
-            f"({t[0] if t else 0})."
+            f"Expected input batch_size ({s[0]}) to match target batch_size ({t[0] if t else 0})."
         )
     if self.dim() in (1, 2):
         return op("nll_loss")(self, target, weight, reduction, ignore_index)
@@ -743,8 +763,9 @@ def _ce_label_smoothing(self, target, weight, reduction, ignore_index, label_smo
     "cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, SymInt "
     "ignore_index=-100, float label_smoothing=0.) -> Tensor"
 )
-def cross_entropy_loss(self, target, weight=None, reduction=1, ignore_index=-100,
-                       label_smoothing=0.0):  # fmt: skip
+def cross_entropy_loss(
+    self, target, weight=None, reduction=1, ignore_index=-100, label_smoothing=0.0
+):
     if shape_of(self) == shape_of(target):
         check(
             target._dtype.category == 2,
@@ -761,9 +782,12 @@ def cross_entropy_loss(self, target, weight=None, reduction=1, ignore_index=-100
         return _ce_label_smoothing(self, target, weight, reduction, ignore_index, label_smoothing)
     class_dim = 0 if self.dim() == 1 else 1
     return op("nll_loss_nd")(
-        op("log_softmax.int")(self, class_dim, self._dtype), target, weight, reduction,
+        op("log_softmax.int")(self, class_dim, self._dtype),
+        target,
+        weight,
+        reduction,
         ignore_index,
-    )  # fmt: skip
+    )
 
 
 @meta("mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor")
@@ -831,9 +855,16 @@ exact_out_variant(
 
 
 def conv_output_shape(
-    input: Tensor, weight: Tensor, bias: Any, stride: Sequence[int], padding: Sequence[int],
-    dilation: Sequence[int], transposed: bool, output_padding: Sequence[int], groups: int,
-) -> tuple[int, ...]:  # fmt: skip
+    input: Tensor,
+    weight: Tensor,
+    bias: Any,
+    stride: Sequence[int],
+    padding: Sequence[int],
+    dilation: Sequence[int],
+    transposed: bool,
+    output_padding: Sequence[int],
+    groups: int,
+) -> tuple[int, ...]:
     """at::native::_convolution's checks (check_shape_forward) and the output shape."""
     k = input.dim()
     wshape = list(shape_of(weight))
@@ -909,8 +940,7 @@ def conv_output_shape(
     "convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, "
     "SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor"
 )
-def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
-                groups):  # fmt: skip
+def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
     shape = conv_output_shape(
         input, weight, bias, stride, padding, dilation, transposed, output_padding, groups
     )
@@ -947,13 +977,21 @@ def _conv_nd(input, weight, bias, stride, padding, dilation, groups, nsp: int, n
         )
     x, batched = _batchify(input, nsp, name)
     if isinstance(padding, str):
-        out = _convolution_mode(x, weight, bias, _ints(stride, nsp), padding,
-                                _ints(dilation, nsp), groups)  # fmt: skip
+        out = _convolution_mode(
+            x, weight, bias, _ints(stride, nsp), padding, _ints(dilation, nsp), groups
+        )
     else:
         out = op("convolution")(
-            x, weight, bias, _ints(stride, nsp), _ints(padding, nsp), _ints(dilation, nsp),
-            False, [0] * nsp, groups,
-        )  # fmt: skip
+            x,
+            weight,
+            bias,
+            _ints(stride, nsp),
+            _ints(padding, nsp),
+            _ints(dilation, nsp),
+            False,
+            [0] * nsp,
+            groups,
+        )
     return out if batched else op("squeeze.dim")(out, 0)
 
 
@@ -991,8 +1029,9 @@ def _convolution_same(input, weight, bias, stride, dilation, groups):
         if total // 2 != total - total // 2:
             symmetric = False
     if symmetric:
-        return op("convolution")(input, weight, bias, stride, pad_l, dilation, False, [0] * nd,
-                                 groups)  # fmt: skip
+        return op("convolution")(
+            input, weight, bias, stride, pad_l, dilation, False, [0] * nd, groups
+        )
     import warnings
 
     warnings.warn(
@@ -1026,8 +1065,9 @@ def conv2d(input, weight, bias=None, stride=(1, 1), padding=(0, 0), dilation=(1,
     "conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=[1, 1], str "
     'padding="valid", SymInt[2] dilation=[1, 1], SymInt groups=1) -> Tensor'
 )
-def conv2d_padding(input, weight, bias=None, stride=(1, 1), padding="valid", dilation=(1, 1),
-                   groups=1):  # fmt: skip
+def conv2d_padding(
+    input, weight, bias=None, stride=(1, 1), padding="valid", dilation=(1, 1), groups=1
+):
     return _conv_nd(input, weight, bias, stride, padding, dilation, groups, 2, "conv2d")
 
 
@@ -1043,8 +1083,7 @@ def conv1d(input, weight, bias=None, stride=(1,), padding=(0,), dilation=(1,), g
     "conv1d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=[1], str "
     'padding="valid", SymInt[1] dilation=[1], SymInt groups=1) -> Tensor'
 )
-def conv1d_padding(input, weight, bias=None, stride=(1,), padding="valid", dilation=(1,),
-                   groups=1):  # fmt: skip
+def conv1d_padding(input, weight, bias=None, stride=(1,), padding="valid", dilation=(1,), groups=1):
     return _conv_nd(input, weight, bias, stride, padding, dilation, groups, 1, "conv1d")
 
 
@@ -1132,9 +1171,7 @@ def max_pool2d_with_indices(self, kernel_size, stride=(), padding=0, dilation=1,
     kh, kw, dh, dw, ph, pw, dilh, dilw = pool2d_params(
         "max_pool2d", kernel_size, stride, padding, dilation
     )
-    check(
-        self.dim() in (3, 4), "non-empty 3D or 4D (batch mode) tensor expected for input"
-    )
+    check(self.dim() in (3, 4), "non-empty 3D or 4D (batch mode) tensor expected for input")
     s = shape_of(self)
     oh = pool_output_size(s[-2], kh, ph, dh, dilh, ceil_mode)
     ow = pool_output_size(s[-1], kw, pw, dw, dilw, ceil_mode)
@@ -1159,9 +1196,7 @@ exact_out_variant(
     "dilation=1, bool ceil_mode=False) -> Tensor"
 )
 def max_pool2d(self, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
-    return op("max_pool2d_with_indices")(
-        self, kernel_size, stride, padding, dilation, ceil_mode
-    )[0]
+    return op("max_pool2d_with_indices")(self, kernel_size, stride, padding, dilation, ceil_mode)[0]
 
 
 @composite(
@@ -1176,9 +1211,13 @@ def max_pool1d(self, kernel_size, stride=(), padding=(0,), dilation=(1,), ceil_m
     ks, st = _ints(kernel_size, 1), list(stride) if not isinstance(stride, int) else [stride]
     x = op("unsqueeze")(self, -2)
     out, indices = op("max_pool2d_with_indices")(
-        x, [1, ks[0]], [1, st[0]] if st else [1, ks[0]], [0, _ints(padding, 1)[0]],
-        [1, _ints(dilation, 1)[0]], ceil_mode,
-    )  # fmt: skip
+        x,
+        [1, ks[0]],
+        [1, st[0]] if st else [1, ks[0]],
+        [0, _ints(padding, 1)[0]],
+        [1, _ints(dilation, 1)[0]],
+        ceil_mode,
+    )
     out = op("squeeze.dim")(out, -2)
     op("squeeze.dim")(indices, -2)  # PyTorch squeezes both results (max_pool1d_with_indices)
     return out
@@ -1200,12 +1239,17 @@ def _avg_divisors(size: int, out: int, k: int, stride: int, pad: int, include_pa
     "avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool "
     "ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor"
 )
-def avg_pool2d(self, kernel_size, stride=(), padding=0, ceil_mode=False, count_include_pad=True,
-               divisor_override=None):  # fmt: skip
+def avg_pool2d(
+    self,
+    kernel_size,
+    stride=(),
+    padding=0,
+    ceil_mode=False,
+    count_include_pad=True,
+    divisor_override=None,
+):
     kh, kw, dh, dw, ph, pw, _, _ = pool2d_params("avg_pool2d", kernel_size, stride, padding)
-    check(
-        divisor_override is None or divisor_override != 0, "divisor must be not zero"
-    )
+    check(divisor_override is None or divisor_override != 0, "divisor must be not zero")
     s = shape_of(self)
     check(self.dim() in (3, 4), "non-empty 3D or 4D (batch mode) tensor expected for input")
     oh = pool_output_size(s[-2], kh, ph, dh, 1, ceil_mode)
@@ -1228,8 +1272,7 @@ exact_out_variant(
     "avg_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=[0], bool "
     "ceil_mode=False, bool count_include_pad=True) -> Tensor"
 )
-def avg_pool1d(self, kernel_size, stride=(), padding=(0,), ceil_mode=False,
-               count_include_pad=True):  # fmt: skip
+def avg_pool1d(self, kernel_size, stride=(), padding=(0,), ceil_mode=False, count_include_pad=True):
     check(
         self.dim() in (2, 3),
         f"avg_pool1d() Expected 2D or 3D input tensor, but got {list(shape_of(self))}",
@@ -1238,9 +1281,13 @@ def avg_pool1d(self, kernel_size, stride=(), padding=(0,), ceil_mode=False,
     st = [stride] if isinstance(stride, int) else list(stride)
     x = op("unsqueeze")(self, -2)
     out = op("avg_pool2d")(
-        x, [1, ks[0]], [1, st[0]] if st else [1, ks[0]], [0, _ints(padding, 1)[0]], ceil_mode,
+        x,
+        [1, ks[0]],
+        [1, st[0]] if st else [1, ks[0]],
+        [0, _ints(padding, 1)[0]],
+        ceil_mode,
         count_include_pad,
-    )  # fmt: skip
+    )
     return op("squeeze.dim")(out, -2)
 
 

@@ -66,11 +66,19 @@ __all__ = [
 
 #: c10's C++ type names, as structured kernels print them in out= dtype errors.
 _CPP = {
-    "float32": "float", "float64": "double", "float16": "c10::Half",
-    "bfloat16": "c10::BFloat16", "int64": "long int", "int32": "int", "int16": "short int",
-    "int8": "signed char", "uint8": "unsigned char", "bool": "bool",
-    "complex64": "c10::complex<float>", "complex128": "c10::complex<double>",
-}  # fmt: skip
+    "float32": "float",
+    "float64": "double",
+    "float16": "c10::Half",
+    "bfloat16": "c10::BFloat16",
+    "int64": "long int",
+    "int32": "int",
+    "int16": "short int",
+    "int8": "signed char",
+    "uint8": "unsigned char",
+    "bool": "bool",
+    "complex64": "c10::complex<float>",
+    "complex128": "c10::complex<double>",
+}
 
 
 def cpp_type(dt: dtype) -> str:
@@ -174,7 +182,7 @@ def warn_dof(n: int, correction: float) -> None:
 
 
 def not_implemented(kernel_name: str, dt: dtype) -> None:
-    raise NotImplementedError(f'"{kernel_name}" not implemented for \'{dt._short}\'')
+    raise NotImplementedError(f"\"{kernel_name}\" not implemented for '{dt._short}'")
 
 
 # ----------------------------------------------------------------------------- out= helpers
@@ -262,9 +270,7 @@ def mean_default(self, *, dtype=None):
     return new_meta((), mean_dtype(self, dtype))
 
 
-@meta(
-    "mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"
-)
+@meta("mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor")
 def mean_dim(self, dim, keepdim=False, *, dtype=None):
     dt = mean_dtype(self, dtype)
     shape = shape_of(self)
@@ -325,8 +331,7 @@ _out_form(
 
 
 @meta(
-    "nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) "
-    "-> Tensor"
+    "nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"
 )
 def nansum(self, dim=None, keepdim=False, *, dtype=None):
     check(not self._dtype.is_complex, "nansum on CPU does not support complex inputs")
@@ -1112,8 +1117,9 @@ def sort_default(self, dim=-1, descending=False):
     return aten("sort.stable")(self, stable=False, dim=dim, descending=descending)
 
 
-def _sort_out(self: Any, stable: Any, dim: int, descending: bool, values: Tensor,
-              indices: Tensor) -> tuple[Tensor, Tensor]:  # fmt: skip
+def _sort_out(
+    self: Any, stable: Any, dim: int, descending: bool, values: Tensor, indices: Tensor
+) -> tuple[Tensor, Tensor]:
     v, i = aten("sort.stable")(self, stable=stable, dim=dim, descending=descending)
     _strict_out(values, v._dtype)
     _strict_out(indices, i._dtype)
@@ -1155,9 +1161,7 @@ def argsort_stable(self, *, stable, dim=-1, descending=False):
     "Tensor(a!) out) -> Tensor(a!)"
 )
 def argsort_stable_out(self, *, stable, dim=-1, descending=False, out):
-    values = aten("empty.memory_format")(
-        [0], dtype=self._dtype, layout=strided, device=self.device
-    )
+    values = aten("empty.memory_format")([0], dtype=self._dtype, layout=strided, device=self.device)
     aten("sort.values_stable")(
         self, stable=stable, dim=dim, descending=descending, values=values, indices=out
     )
@@ -1199,9 +1203,7 @@ def median_dim(self, dim, keepdim=False):
     return _median_dim_meta("median", self, dim, keepdim)
 
 
-@meta(
-    "nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)"
-)
+@meta("nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)")
 def nanmedian_dim(self, dim, keepdim=False):
     return _median_dim_meta("nanmedian", self, dim, keepdim)
 

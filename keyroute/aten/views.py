@@ -63,14 +63,16 @@ def permute_dims(ndim: int, dims: Sequence[int]) -> tuple[int, ...]:
     return out
 
 
-def permute_geometry(shape: Sequence[int], stride: Sequence[int],
-                     dims: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:  # fmt: skip
+def permute_geometry(
+    shape: Sequence[int], stride: Sequence[int], dims: Sequence[int]
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
     perm = permute_dims(len(shape), dims)
     return tuple(shape[d] for d in perm), tuple(stride[d] for d in perm)
 
 
-def transpose_geometry(shape: Sequence[int], stride: Sequence[int], dim0: int,
-                       dim1: int) -> tuple[tuple[int, ...], tuple[int, ...]]:  # fmt: skip
+def transpose_geometry(
+    shape: Sequence[int], stride: Sequence[int], dim0: int, dim1: int
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
     ndim = len(shape)
     d0, d1 = wrap_dim(dim0, ndim), wrap_dim(dim1, ndim)
     if ndim == 0 or d0 == d1:
@@ -106,8 +108,9 @@ def squeeze_geometry(
     return tuple(shape[i] for i in keep), tuple(stride[i] for i in keep)
 
 
-def unsqueeze_geometry(shape: Sequence[int], stride: Sequence[int],
-                       dim: int) -> tuple[tuple[int, ...], tuple[int, ...]]:  # fmt: skip
+def unsqueeze_geometry(
+    shape: Sequence[int], stride: Sequence[int], dim: int
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
     ndim = len(shape)
     d = wrap_dim(dim, ndim + 1)
     new_stride = 1 if d >= ndim else shape[d] * stride[d]
@@ -150,8 +153,9 @@ def slice_bounds(size: int, start: int | None, end: int | None, step: int) -> tu
     return start, end
 
 
-def slice_geometry(shape: Sequence[int], stride: Sequence[int], dim: int, start: Any, end: Any,
-                   step: int) -> Geometry:  # fmt: skip
+def slice_geometry(
+    shape: Sequence[int], stride: Sequence[int], dim: int, start: Any, end: Any, step: int
+) -> Geometry:
     """(shape, stride, offset delta) of slice()."""
     ndim = len(shape)
     check(ndim > 0, "slice() cannot be applied to a 0-dim tensor.", IndexError)
@@ -194,8 +198,9 @@ def split_with_sizes_check(size: int, dim: int, sizes: Sequence[int]) -> None:
     )
 
 
-def diagonal_geometry(shape: Sequence[int], stride: Sequence[int], offset: int, dim1: int,
-                      dim2: int) -> Geometry:  # fmt: skip
+def diagonal_geometry(
+    shape: Sequence[int], stride: Sequence[int], offset: int, dim1: int, dim2: int
+) -> Geometry:
     ndim = len(shape)
     d1, d2 = wrap_dim(dim1, ndim), wrap_dim(dim2, ndim)
     check(d1 != d2, f"diagonal dimensions cannot be identical {dim1}, {dim2}")
@@ -214,8 +219,9 @@ def diagonal_geometry(shape: Sequence[int], stride: Sequence[int], offset: int, 
     )
 
 
-def unfold_geometry(shape: Sequence[int], stride: Sequence[int], dimension: int, size: int,
-                    step: int) -> tuple[tuple[int, ...], tuple[int, ...]]:  # fmt: skip
+def unfold_geometry(
+    shape: Sequence[int], stride: Sequence[int], dimension: int, size: int, step: int
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
     ndim = len(shape)
     d = wrap_dim(dimension, ndim)
     dim_size = shape[d] if ndim else 1
@@ -366,9 +372,7 @@ def split_Tensor(self, split_size, dim=0):
     return _split_views(self, d, split_sizes(shape[d], int(split_size)))
 
 
-@meta(
-    "split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]"
-)
+@meta("split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]")
 def split_with_sizes(self, split_sizes, dim=0):
     shape = shape_of(self)
     check(len(shape) > 0, "split expects at least a 1-dimensional tensor")
@@ -603,8 +607,7 @@ def _matrix_check(self, name: str) -> None:
     ndim = len(shape_of(self))
     check(
         ndim >= 2 or ndim == 0,
-        f"tensor.{name} is only supported on matrices or batches of matrices. Got {ndim}-D "
-        f"tensor.",
+        f"tensor.{name} is only supported on matrices or batches of matrices. Got {ndim}-D tensor.",
     )
 
 
@@ -666,14 +669,11 @@ def _tensor_split_check(self, name: str = "tensor_split") -> None:
     ndim = len(shape_of(self))
     check(
         ndim > 0,
-        f"tensor_split expected at least a 1-dimensional tensor, but got a tensor with {ndim} "
-        f"dims",
+        f"tensor_split expected at least a 1-dimensional tensor, but got a tensor with {ndim} dims",
     )
 
 
-@composite(
-    "tensor_split.sections(Tensor(a -> *) self, SymInt sections, int dim=0) -> Tensor(a)[]"
-)
+@composite("tensor_split.sections(Tensor(a -> *) self, SymInt sections, int dim=0) -> Tensor(a)[]")
 def tensor_split_sections(self, sections, dim=0):
     _tensor_split_check(self)
     sections = int(sections)
@@ -691,9 +691,7 @@ def tensor_split_sections(self, sections, dim=0):
     return out
 
 
-@composite(
-    "tensor_split.indices(Tensor(a -> *) self, SymInt[] indices, int dim=0) -> Tensor(a)[]"
-)
+@composite("tensor_split.indices(Tensor(a -> *) self, SymInt[] indices, int dim=0) -> Tensor(a)[]")
 def tensor_split_indices(self, indices, dim=0):
     _tensor_split_check(self)
     shape = shape_of(self)

@@ -120,8 +120,10 @@ def _rsub_scalar(grad, alpha):
 
 @derivative("mul.Tensor", "MulBackward0", save=("self", "other"))
 def _mul(grad, self, other, needs):
-    return (A.mul.Tensor(grad, other) if needs[0] else None,
-            A.mul.Tensor(grad, self) if needs[1] else None)  # fmt: skip
+    return (
+        A.mul.Tensor(grad, other) if needs[0] else None,
+        A.mul.Tensor(grad, self) if needs[1] else None,
+    )
 
 
 @derivative("mul.Scalar", "MulBackward1", inputs=("self",), save=("other",))
@@ -191,18 +193,29 @@ def _pow_scalar(grad, self, exponent):
 @derivative("pow.Tensor_Tensor", "PowBackward1", save=("self", "exponent", "result"))
 def _pow_tensor(grad, self, exponent, result):
     d_self = A.mul.Tensor(exponent, A.pow.Tensor_Tensor(self, A.sub.Scalar(exponent, 1)))
-    g_self = A.where.self(A.eq.Scalar(exponent, 0), A.zeros_like.default(grad), A.mul.Tensor(grad, d_self))
+    g_self = A.where.self(
+        A.eq.Scalar(exponent, 0), A.zeros_like.default(grad), A.mul.Tensor(grad, d_self)
+    )
     log_self = A.log.default(self)
     g_exp = A.mul.Tensor(A.mul.Tensor(grad, result), log_self)
-    g_exp = A.where.self(A.logical_and.default(A.eq.Scalar(self, 0), A.ge.Scalar(exponent, 0)),
-                         A.zeros_like.default(g_exp), g_exp)  # fmt: skip
+    g_exp = A.where.self(
+        A.logical_and.default(A.eq.Scalar(self, 0), A.ge.Scalar(exponent, 0)),
+        A.zeros_like.default(g_exp),
+        g_exp,
+    )
     return g_self, g_exp
 
 
 @derivative("pow.Scalar", "PowBackward2", inputs=("exponent",), save=("self", "result"))
 def _pow_base_scalar(grad, self, result):
     if self == 0:
-        return (A.where.self(A.ge.Scalar(result, 0), A.zeros_like.default(grad), A.mul.Tensor(grad, A.mul.Scalar(result, float("-inf")))),)
+        return (
+            A.where.self(
+                A.ge.Scalar(result, 0),
+                A.zeros_like.default(grad),
+                A.mul.Tensor(grad, A.mul.Scalar(result, float("-inf"))),
+            ),
+        )
     return (A.mul.Scalar(A.mul.Tensor(grad, result), math.log(self)),)
 
 
@@ -239,16 +252,32 @@ def _addcdiv(grad, tensor1, tensor2, value):
 @derivative("maximum", "MaximumBackward0", save=("self", "other"))
 def _maximum(grad, self, other):
     half = A.div.Scalar(grad, 2)
-    g_self = A.where.self(A.eq.Tensor(self, other), half, A.where.self(A.gt.Tensor(self, other), grad, A.zeros_like.default(grad)))
-    g_other = A.where.self(A.eq.Tensor(self, other), half, A.where.self(A.lt.Tensor(self, other), grad, A.zeros_like.default(grad)))
+    g_self = A.where.self(
+        A.eq.Tensor(self, other),
+        half,
+        A.where.self(A.gt.Tensor(self, other), grad, A.zeros_like.default(grad)),
+    )
+    g_other = A.where.self(
+        A.eq.Tensor(self, other),
+        half,
+        A.where.self(A.lt.Tensor(self, other), grad, A.zeros_like.default(grad)),
+    )
     return g_self, g_other
 
 
 @derivative("minimum", "MinimumBackward0", save=("self", "other"))
 def _minimum(grad, self, other):
     half = A.div.Scalar(grad, 2)
-    g_self = A.where.self(A.eq.Tensor(self, other), half, A.where.self(A.lt.Tensor(self, other), grad, A.zeros_like.default(grad)))
-    g_other = A.where.self(A.eq.Tensor(self, other), half, A.where.self(A.gt.Tensor(self, other), grad, A.zeros_like.default(grad)))
+    g_self = A.where.self(
+        A.eq.Tensor(self, other),
+        half,
+        A.where.self(A.lt.Tensor(self, other), grad, A.zeros_like.default(grad)),
+    )
+    g_other = A.where.self(
+        A.eq.Tensor(self, other),
+        half,
+        A.where.self(A.gt.Tensor(self, other), grad, A.zeros_like.default(grad)),
+    )
     return g_self, g_other
 
 
@@ -343,53 +372,149 @@ def _unary(name: str, node: str, save: tuple[str, ...], fn: Callable[..., Any]) 
 
 
 _unary("exp", "ExpBackward0", ("result",), lambda g, result: (A.mul.Tensor(g, result),))
-_unary("exp2", "Exp2Backward0", ("result",),
-       lambda g, result: (A.mul.Scalar(A.mul.Tensor(g, result), math.log(2.0)),))  # fmt: skip
-_unary("expm1", "Expm1Backward0", ("result",),
-       lambda g, result: (A.mul.Tensor(g, A.add.Scalar(result, 1)),))  # fmt: skip
+_unary(
+    "exp2",
+    "Exp2Backward0",
+    ("result",),
+    lambda g, result: (A.mul.Scalar(A.mul.Tensor(g, result), math.log(2.0)),),
+)
+_unary(
+    "expm1",
+    "Expm1Backward0",
+    ("result",),
+    lambda g, result: (A.mul.Tensor(g, A.add.Scalar(result, 1)),),
+)
 _unary("log", "LogBackward0", ("self",), lambda g, self: (A.div.Tensor(g, self),))
-_unary("log1p", "Log1PBackward0", ("self",), lambda g, self: (A.div.Tensor(g, A.add.Scalar(self, 1)),))
-_unary("log2", "Log2Backward0", ("self",),
-       lambda g, self: (A.div.Tensor(g, A.mul.Scalar(self, math.log(2.0))),))  # fmt: skip
-_unary("log10", "Log10Backward0", ("self",),
-       lambda g, self: (A.div.Tensor(g, A.mul.Scalar(self, math.log(10.0))),))  # fmt: skip
-_unary("sqrt", "SqrtBackward0", ("result",),
-       lambda g, result: (A.div.Tensor(g, A.mul.Scalar(result, 2)),))  # fmt: skip
-_unary("rsqrt", "RsqrtBackward0", ("result",),
-       lambda g, result: (A.mul.Tensor(A.mul.Scalar(g, -0.5), A.pow.Tensor_Scalar(result, 3)),))  # fmt: skip
-_unary("reciprocal", "ReciprocalBackward0", ("result",),
-       lambda g, result: (A.mul.Tensor(A.neg.default(g), A.mul.Tensor(result, result)),))  # fmt: skip
+_unary(
+    "log1p", "Log1PBackward0", ("self",), lambda g, self: (A.div.Tensor(g, A.add.Scalar(self, 1)),)
+)
+_unary(
+    "log2",
+    "Log2Backward0",
+    ("self",),
+    lambda g, self: (A.div.Tensor(g, A.mul.Scalar(self, math.log(2.0))),),
+)
+_unary(
+    "log10",
+    "Log10Backward0",
+    ("self",),
+    lambda g, self: (A.div.Tensor(g, A.mul.Scalar(self, math.log(10.0))),),
+)
+_unary(
+    "sqrt",
+    "SqrtBackward0",
+    ("result",),
+    lambda g, result: (A.div.Tensor(g, A.mul.Scalar(result, 2)),),
+)
+_unary(
+    "rsqrt",
+    "RsqrtBackward0",
+    ("result",),
+    lambda g, result: (A.mul.Tensor(A.mul.Scalar(g, -0.5), A.pow.Tensor_Scalar(result, 3)),),
+)
+_unary(
+    "reciprocal",
+    "ReciprocalBackward0",
+    ("result",),
+    lambda g, result: (A.mul.Tensor(A.neg.default(g), A.mul.Tensor(result, result)),),
+)
 _unary("sin", "SinBackward0", ("self",), lambda g, self: (A.mul.Tensor(g, A.cos.default(self)),))
-_unary("cos", "CosBackward0", ("self",),
-       lambda g, self: (A.mul.Tensor(A.neg.default(g), A.sin.default(self)),))  # fmt: skip
-_unary("tan", "TanBackward0", ("result",),
-       lambda g, result: (A.mul.Tensor(g, A.add.Scalar(A.mul.Tensor(result, result), 1)),))  # fmt: skip
-_unary("tanh", "TanhBackward0", ("result",),
-       lambda g, result: (A.tanh_backward.default(g, result),))  # fmt: skip
-_unary("sigmoid", "SigmoidBackward0", ("result",),
-       lambda g, result: (A.sigmoid_backward.default(g, result),))  # fmt: skip
-_unary("erf", "ErfBackward0", ("self",), lambda g, self: (A.mul.Tensor(
-    g, A.mul.Scalar(A.exp.default(A.neg.default(A.mul.Tensor(self, self))), 2.0 / math.sqrt(math.pi))),))  # fmt: skip
-_unary("erfc", "ErfcBackward0", ("self",), lambda g, self: (A.mul.Tensor(
-    g, A.mul.Scalar(A.exp.default(A.neg.default(A.mul.Tensor(self, self))), -2.0 / math.sqrt(math.pi))),))  # fmt: skip
-_unary("asin", "AsinBackward0", ("self",), lambda g, self: (A.div.Tensor(
-    g, A.sqrt.default(A.rsub.Scalar(A.mul.Tensor(self, self), 1))),))  # fmt: skip
-_unary("acos", "AcosBackward0", ("self",), lambda g, self: (A.neg.default(A.div.Tensor(
-    g, A.sqrt.default(A.rsub.Scalar(A.mul.Tensor(self, self), 1)))),))  # fmt: skip
-_unary("atan", "AtanBackward0", ("self",), lambda g, self: (A.div.Tensor(
-    g, A.add.Scalar(A.mul.Tensor(self, self), 1)),))  # fmt: skip
+_unary(
+    "cos",
+    "CosBackward0",
+    ("self",),
+    lambda g, self: (A.mul.Tensor(A.neg.default(g), A.sin.default(self)),),
+)
+_unary(
+    "tan",
+    "TanBackward0",
+    ("result",),
+    lambda g, result: (A.mul.Tensor(g, A.add.Scalar(A.mul.Tensor(result, result), 1)),),
+)
+_unary(
+    "tanh", "TanhBackward0", ("result",), lambda g, result: (A.tanh_backward.default(g, result),)
+)
+_unary(
+    "sigmoid",
+    "SigmoidBackward0",
+    ("result",),
+    lambda g, result: (A.sigmoid_backward.default(g, result),),
+)
+_unary(
+    "erf",
+    "ErfBackward0",
+    ("self",),
+    lambda g, self: (
+        A.mul.Tensor(
+            g,
+            A.mul.Scalar(
+                A.exp.default(A.neg.default(A.mul.Tensor(self, self))), 2.0 / math.sqrt(math.pi)
+            ),
+        ),
+    ),
+)
+_unary(
+    "erfc",
+    "ErfcBackward0",
+    ("self",),
+    lambda g, self: (
+        A.mul.Tensor(
+            g,
+            A.mul.Scalar(
+                A.exp.default(A.neg.default(A.mul.Tensor(self, self))), -2.0 / math.sqrt(math.pi)
+            ),
+        ),
+    ),
+)
+_unary(
+    "asin",
+    "AsinBackward0",
+    ("self",),
+    lambda g, self: (A.div.Tensor(g, A.sqrt.default(A.rsub.Scalar(A.mul.Tensor(self, self), 1))),),
+)
+_unary(
+    "acos",
+    "AcosBackward0",
+    ("self",),
+    lambda g, self: (
+        A.neg.default(A.div.Tensor(g, A.sqrt.default(A.rsub.Scalar(A.mul.Tensor(self, self), 1)))),
+    ),
+)
+_unary(
+    "atan",
+    "AtanBackward0",
+    ("self",),
+    lambda g, self: (A.div.Tensor(g, A.add.Scalar(A.mul.Tensor(self, self), 1)),),
+)
 _unary("sinh", "SinhBackward0", ("self",), lambda g, self: (A.mul.Tensor(g, A.cosh.default(self)),))
 _unary("cosh", "CoshBackward0", ("self",), lambda g, self: (A.mul.Tensor(g, A.sinh.default(self)),))
-_unary("asinh", "AsinhBackward0", ("self",), lambda g, self: (A.div.Tensor(
-    g, A.sqrt.default(A.add.Scalar(A.mul.Tensor(self, self), 1))),))  # fmt: skip
-_unary("acosh", "AcoshBackward0", ("self",), lambda g, self: (A.div.Tensor(
-    g, A.sqrt.default(A.sub.Scalar(A.mul.Tensor(self, self), 1))),))  # fmt: skip
-_unary("atanh", "AtanhBackward0", ("self",), lambda g, self: (A.div.Tensor(
-    g, A.rsub.Scalar(A.mul.Tensor(self, self), 1)),))  # fmt: skip
+_unary(
+    "asinh",
+    "AsinhBackward0",
+    ("self",),
+    lambda g, self: (A.div.Tensor(g, A.sqrt.default(A.add.Scalar(A.mul.Tensor(self, self), 1))),),
+)
+_unary(
+    "acosh",
+    "AcoshBackward0",
+    ("self",),
+    lambda g, self: (A.div.Tensor(g, A.sqrt.default(A.sub.Scalar(A.mul.Tensor(self, self), 1))),),
+)
+_unary(
+    "atanh",
+    "AtanhBackward0",
+    ("self",),
+    lambda g, self: (A.div.Tensor(g, A.rsub.Scalar(A.mul.Tensor(self, self), 1)),),
+)
 _unary("abs", "AbsBackward0", ("self",), lambda g, self: (A.mul.Tensor(g, A.sign.default(self)),))
 _unary("frac", "FracBackward0", (), lambda g: (g,))
-for _n, _node in (("sign", "SignBackward0"), ("floor", "FloorBackward0"), ("ceil", "CeilBackward0"),
-                  ("round", "RoundBackward0"), ("trunc", "TruncBackward0")):  # fmt: skip
+for _n, _node in (
+    ("sign", "SignBackward0"),
+    ("floor", "FloorBackward0"),
+    ("ceil", "CeilBackward0"),
+    ("round", "RoundBackward0"),
+    ("trunc", "TruncBackward0"),
+):
     _unary(_n, _node, (), lambda g: (A.zeros_like.default(g),))
 derivative("round.decimals", "RoundBackward1")(lambda g: (A.zeros_like.default(g),))
 
@@ -407,10 +532,14 @@ def _gelu_grad(x: Any, approximate: str) -> Any:
         t = A.tanh.default(inner)
         dinner = A.mul.Scalar(A.add.Scalar(A.mul.Scalar(x2, 3 * 0.044715), 1), k)
         left = A.mul.Scalar(A.add.Scalar(t, 1), 0.5)
-        right = A.mul.Tensor(A.mul.Scalar(x, 0.5), A.mul.Tensor(A.rsub.Scalar(A.mul.Tensor(t, t), 1), dinner))
+        right = A.mul.Tensor(
+            A.mul.Scalar(x, 0.5), A.mul.Tensor(A.rsub.Scalar(A.mul.Tensor(t, t), 1), dinner)
+        )
         return A.add.Tensor(left, right)
     cdf = A.mul.Scalar(A.add.Scalar(A.erf.default(A.mul.Scalar(x, 1 / math.sqrt(2.0))), 1), 0.5)
-    pdf = A.mul.Scalar(A.exp.default(A.mul.Scalar(A.mul.Tensor(x, x), -0.5)), 1 / math.sqrt(2 * math.pi))
+    pdf = A.mul.Scalar(
+        A.exp.default(A.mul.Scalar(A.mul.Tensor(x, x), -0.5)), 1 / math.sqrt(2 * math.pi)
+    )
     return A.add.Tensor(cdf, A.mul.Tensor(x, pdf))
 
 
@@ -422,14 +551,23 @@ def _gelu(grad, self, approximate):
 @derivative("silu", "SiluBackward0", save=("self",))
 def _silu(grad, self):
     s = A.sigmoid.default(self)
-    return (A.mul.Tensor(grad, A.mul.Tensor(s, A.add.Scalar(A.mul.Tensor(self, A.rsub.Scalar(s, 1)), 1))),)
+    return (
+        A.mul.Tensor(
+            grad, A.mul.Tensor(s, A.add.Scalar(A.mul.Tensor(self, A.rsub.Scalar(s, 1)), 1))
+        ),
+    )
 
 
 @derivative("mish", "MishBackward0", save=("self",))
 def _mish(grad, self):
     sp = A.softplus.default(self)
     t = A.tanh.default(sp)
-    d = A.add.Tensor(t, A.mul.Tensor(A.mul.Tensor(self, A.sigmoid.default(self)), A.rsub.Scalar(A.mul.Tensor(t, t), 1)))
+    d = A.add.Tensor(
+        t,
+        A.mul.Tensor(
+            A.mul.Tensor(self, A.sigmoid.default(self)), A.rsub.Scalar(A.mul.Tensor(t, t), 1)
+        ),
+    )
     return (A.mul.Tensor(grad, d),)
 
 
@@ -459,7 +597,11 @@ def _threshold(grad, self, threshold):
 @derivative("elu", "EluBackward0", save=("self", "alpha", "scale", "input_scale"))
 def _elu(grad, self, alpha, scale, input_scale):
     neg = A.mul.Scalar(A.exp.default(A.mul.Scalar(self, input_scale)), alpha * scale * input_scale)
-    return (A.mul.Tensor(grad, A.where.self(A.gt.Scalar(self, 0), A.full_like.default(self, scale), neg)),)
+    return (
+        A.mul.Tensor(
+            grad, A.where.self(A.gt.Scalar(self, 0), A.full_like.default(self, scale), neg)
+        ),
+    )
 
 
 @derivative("hardsigmoid", "HardsigmoidBackward0", save=("self",))
@@ -471,7 +613,11 @@ def _hardsigmoid(grad, self):
 @derivative("hardswish", "HardswishBackward0", save=("self",))
 def _hardswish(grad, self):
     mid = A.mul.Tensor(grad, A.add.Scalar(A.div.Scalar(self, 3), 0.5))
-    out = A.where.self(A.lt.Scalar(self, -3), A.zeros_like.default(grad), A.where.self(A.le.Scalar(self, 3), mid, grad))
+    out = A.where.self(
+        A.lt.Scalar(self, -3),
+        A.zeros_like.default(grad),
+        A.where.self(A.le.Scalar(self, 3), mid, grad),
+    )
     return (out,)
 
 
@@ -508,7 +654,12 @@ def _to_copy(grad, dt):
     return (A._to_copy.default(grad, dtype=dt) if grad._dtype is not dt else grad,)
 
 
-@derivative("copy_", "torch::autograd::CopyBackwards", inputs=("self", "src"), computed={"s": _shape("self"), "src_dtype": _dtype("src")})
+@derivative(
+    "copy_",
+    "torch::autograd::CopyBackwards",
+    inputs=("self", "src"),
+    computed={"s": _shape("self"), "src_dtype": _dtype("src")},
+)
 def _copy(grad, s, src_dtype):
     g_src = grad if grad._dtype is src_dtype else A._to_copy.default(grad, dtype=src_dtype)
     return A.zeros_like.default(grad), g_src
@@ -547,8 +698,19 @@ def _expand(grad, s):
     return (_sum_to(grad, s),)
 
 
-@derivative("as_strided", "AsStridedBackward0", save=("size", "stride", "storage_offset"),
-            computed={"geom": lambda v: (tuple(v["self"]._data.shape), v["self"].stride(), v["self"].storage_offset(), v["self"]._dtype)})  # fmt: skip
+@derivative(
+    "as_strided",
+    "AsStridedBackward0",
+    save=("size", "stride", "storage_offset"),
+    computed={
+        "geom": lambda v: (
+            tuple(v["self"]._data.shape),
+            v["self"].stride(),
+            v["self"].storage_offset(),
+            v["self"]._dtype,
+        )
+    },
+)
 def _as_strided(grad, size, stride, storage_offset, geom):
     shape, base_stride, base_offset, _ = geom
     from .views import _extent
@@ -597,15 +759,21 @@ def _select(grad, dim, index, s):
     return (out,)
 
 
-@derivative("slice.Tensor", "SliceBackward0", save=("dim", "start", "end", "step"),
-            computed={"s": _shape("self")})  # fmt: skip
+@derivative(
+    "slice.Tensor",
+    "SliceBackward0",
+    save=("dim", "start", "end", "step"),
+    computed={"s": _shape("self")},
+)
 def _slice(grad, dim, start, end, step, s):
     out = _zeros(s, grad)
     A.copy_.default(A.slice.Tensor(out, dim, start, end, step), grad)
     return (out,)
 
 
-@derivative("diagonal", "DiagonalBackward0", save=("offset", "dim1", "dim2"), computed={"s": _shape("self")})
+@derivative(
+    "diagonal", "DiagonalBackward0", save=("offset", "dim1", "dim2"), computed={"s": _shape("self")}
+)
 def _diagonal(grad, offset, dim1, dim2, s):
     out = _zeros(s, grad)
     A.copy_.default(A.diagonal.default(out, offset, dim1, dim2), grad)
@@ -625,8 +793,14 @@ def _split_backward(grads: Any, dim: int, s: tuple[int, ...], like_sizes: list[i
     return A.cat.default(pieces, dim)
 
 
-@derivative("split.Tensor", "SplitBackward0", save=("split_size", "dim"), n_outputs=-1,
-            outputs=range(1024), computed={"s": _shape("self")})  # fmt: skip
+@derivative(
+    "split.Tensor",
+    "SplitBackward0",
+    save=("split_size", "dim"),
+    n_outputs=-1,
+    outputs=range(1024),
+    computed={"s": _shape("self")},
+)
 def _split(grads, split_size, dim, s):
     d = dim % len(s)
     n = s[d]
@@ -634,14 +808,26 @@ def _split(grads, split_size, dim, s):
     return (_split_backward(grads, d, s, sizes),)
 
 
-@derivative("split_with_sizes", "SplitWithSizesBackward0", save=("split_sizes", "dim"), n_outputs=-1,
-            outputs=range(1024), computed={"s": _shape("self")})  # fmt: skip
+@derivative(
+    "split_with_sizes",
+    "SplitWithSizesBackward0",
+    save=("split_sizes", "dim"),
+    n_outputs=-1,
+    outputs=range(1024),
+    computed={"s": _shape("self")},
+)
 def _split_with_sizes(grads, split_sizes, dim, s):
     return (_split_backward(grads, dim % len(s), s, list(split_sizes)),)
 
 
-@derivative("unbind.int", "UnbindBackward0", save=("dim",), n_outputs=-1, outputs=range(1 << 20),
-            computed={"s": _shape("self")})  # fmt: skip
+@derivative(
+    "unbind.int",
+    "UnbindBackward0",
+    save=("dim",),
+    n_outputs=-1,
+    outputs=range(1 << 20),
+    computed={"s": _shape("self")},
+)
 def _unbind(grads, dim, s):
     d = dim % len(s)
     shape = list(s)
@@ -674,7 +860,9 @@ def _sum(grad, s):
     return (A.expand.default(grad, list(s)),)
 
 
-@derivative("sum.dim_IntList", "SumBackward1", save=("dim", "keepdim"), computed={"s": _shape("self")})
+@derivative(
+    "sum.dim_IntList", "SumBackward1", save=("dim", "keepdim"), computed={"s": _shape("self")}
+)
 def _sum_dim(grad, dim, keepdim, s):
     if not keepdim and s:
         grad = _unsqueeze_dims(grad, _norm_dims(dim, len(s)), len(s))
@@ -723,8 +911,11 @@ def _prod_grad_factor(self: Any, result: Any, dim: Any, keep: bool) -> Any:
         n_zero = A.sum.dim_IntList(zero, [dim], True)
     by_div = A.div.Tensor(result, safe)
     single_zero = A.logical_and.default(zero, A.eq.Scalar(n_zero, 1))
-    return A.where.self(single_zero, A.expand.default(others, list(self.shape)),
-                        A.where.self(zero, A.zeros_like.default(self), by_div))  # fmt: skip
+    return A.where.self(
+        single_zero,
+        A.expand.default(others, list(self.shape)),
+        A.where.self(zero, A.zeros_like.default(self), by_div),
+    )
 
 
 def _select_max_grad(grad: Any, self: Any, result: Any, dims: Any, keepdim: bool) -> Any:
@@ -770,14 +961,24 @@ def _indices_backward(grads: Any, dim: int, keepdim: bool, indices: Any, s: tupl
     return A.scatter.src(out, d, indices, grad)
 
 
-@derivative("max.dim", "MaxBackward0", save=("dim", "keepdim", "result1"), n_outputs=2,
-            computed={"s": _shape("self")})  # fmt: skip
+@derivative(
+    "max.dim",
+    "MaxBackward0",
+    save=("dim", "keepdim", "result1"),
+    n_outputs=2,
+    computed={"s": _shape("self")},
+)
 def _max_dim(grads, dim, keepdim, result1, s):
     return (_indices_backward(grads, dim, keepdim, result1, s),)
 
 
-@derivative("min.dim", "MinBackward0", save=("dim", "keepdim", "result1"), n_outputs=2,
-            computed={"s": _shape("self")})  # fmt: skip
+@derivative(
+    "min.dim",
+    "MinBackward0",
+    save=("dim", "keepdim", "result1"),
+    n_outputs=2,
+    computed={"s": _shape("self")},
+)
 def _min_dim(grads, dim, keepdim, result1, s):
     return (_indices_backward(grads, dim, keepdim, result1, s),)
 
@@ -790,8 +991,10 @@ def _var_grad(grad: Any, self: Any, dim: Any, correction: Any, keepdim: bool) ->
     if not keepdim and ndim:
         grad = _unsqueeze_dims(grad, dims, ndim)
     mean = A.mean.dim(self, dims, True) if ndim else self
-    return A.mul.Tensor(A.mul.Scalar(grad, 2.0 / max(n - c, 0) if n - c > 0 else float("inf")),
-                        A.sub.Tensor(self, mean))  # fmt: skip
+    return A.mul.Tensor(
+        A.mul.Scalar(grad, 2.0 / max(n - c, 0) if n - c > 0 else float("inf")),
+        A.sub.Tensor(self, mean),
+    )
 
 
 @derivative("var.correction", "VarBackward0", save=("self", "dim", "correction", "keepdim"))
@@ -799,7 +1002,9 @@ def _var(grad, self, dim, correction, keepdim):
     return (_var_grad(grad, self, dim, correction, keepdim),)
 
 
-@derivative("std.correction", "StdBackward0", save=("self", "dim", "correction", "keepdim", "result"))
+@derivative(
+    "std.correction", "StdBackward0", save=("self", "dim", "correction", "keepdim", "result")
+)
 def _std(grad, self, dim, correction, keepdim, result):
     ndim = self.dim()
     r = result
@@ -825,7 +1030,9 @@ def _softmax(grad, result, dim, dt):
     return (A._softmax_backward_data.default(grad, result, dim, dt),)
 
 
-@derivative("_log_softmax", "LogSoftmaxBackward0", save=("result", "dim"), computed={"dt": _dtype("self")})
+@derivative(
+    "_log_softmax", "LogSoftmaxBackward0", save=("result", "dim"), computed={"dt": _dtype("self")}
+)
 def _log_softmax(grad, result, dim, dt):
     return (A._log_softmax_backward_data.default(grad, result, dim, dt),)
 
@@ -843,12 +1050,17 @@ def _cumprod(grad, self, dim, result):
     # For inputs without zeros: sum_{j>=i} grad_j * result_j / x_i.
     if self.dim() == 0:
         return (grad,)
-    acc = A.flip.default(A.cumsum.default(A.flip.default(A.mul.Tensor(grad, result), [dim]), dim), [dim])
+    acc = A.flip.default(
+        A.cumsum.default(A.flip.default(A.mul.Tensor(grad, result), [dim]), dim), [dim]
+    )
     return (A.div.Tensor(acc, self),)
 
 
-@derivative("linalg_vector_norm", "LinalgVectorNormBackward0",
-            save=("self", "ord", "dim", "keepdim", "result"))  # fmt: skip
+@derivative(
+    "linalg_vector_norm",
+    "LinalgVectorNormBackward0",
+    save=("self", "ord", "dim", "keepdim", "result"),
+)
 def _vector_norm(grad, self, ord, dim, keepdim, result):  # noqa: A002
     ndim = self.dim()
     dims = _norm_dims(dim, ndim)
@@ -865,7 +1077,9 @@ def _vector_norm(grad, self, ord, dim, keepdim, result):  # noqa: A002
     if p == 1:
         return (A.mul.Tensor(A.sign.default(self), grad),)
     if math.isinf(p):
-        return (_select_max_grad(grad, A.abs.default(self), result, dims, True) * A.sign.default(self),)
+        return (
+            _select_max_grad(grad, A.abs.default(self), result, dims, True) * A.sign.default(self),
+        )
     a = A.abs.default(self)
     num = A.mul.Tensor(A.mul.Tensor(self, A.pow.Tensor_Scalar(a, p - 2)), grad)
     safe = A.where.self(A.eq.Scalar(result, 0), A.ones_like.default(result), result)
@@ -873,14 +1087,18 @@ def _vector_norm(grad, self, ord, dim, keepdim, result):  # noqa: A002
     return (A.where.self(A.eq.Scalar(result, 0), A.zeros_like.default(g), g),)
 
 
-@derivative("topk", "TopkBackward0", save=("dim", "result1"), n_outputs=2, computed={"s": _shape("self")})
+@derivative(
+    "topk", "TopkBackward0", save=("dim", "result1"), n_outputs=2, computed={"s": _shape("self")}
+)
 def _topk(grads, dim, result1, s):
     grad = grads[0]
     out = _zeros(s, grad)
     return (A.scatter.src(out, dim % max(len(s), 1), result1, grad) if s else grad,)
 
 
-@derivative("sort", "SortBackward0", save=("dim", "result1"), n_outputs=2, computed={"s": _shape("self")})
+@derivative(
+    "sort", "SortBackward0", save=("dim", "result1"), n_outputs=2, computed={"s": _shape("self")}
+)
 def _sort(grads, dim, result1, s):
     grad = grads[0]
     out = _zeros(s, grad)
@@ -913,14 +1131,18 @@ def mm_mat2_backward(grad: Any, mat1: Any, mat2: Any) -> Any:
 
 @derivative("mm", "MmBackward0", save=("self", "mat2"))
 def _mm(grad, self, mat2, needs):
-    return (mm_mat1_backward(grad, mat2, self) if needs[0] else None,
-            mm_mat2_backward(grad, self, mat2) if needs[1] else None)  # fmt: skip
+    return (
+        mm_mat1_backward(grad, mat2, self) if needs[0] else None,
+        mm_mat2_backward(grad, self, mat2) if needs[1] else None,
+    )
 
 
 @derivative("bmm", "BmmBackward0", save=("self", "mat2"))
 def _bmm(grad, self, mat2, needs):
-    return (A.bmm.default(grad, A.transpose.int(mat2, 1, 2)) if needs[0] else None,
-            A.bmm.default(A.transpose.int(self, 1, 2), grad) if needs[1] else None)  # fmt: skip
+    return (
+        A.bmm.default(grad, A.transpose.int(mat2, 1, 2)) if needs[0] else None,
+        A.bmm.default(A.transpose.int(self, 1, 2), grad) if needs[1] else None,
+    )
 
 
 @derivative("addmm", "AddmmBackward0", save=("mat1", "mat2", "beta", "alpha"))
@@ -948,8 +1170,10 @@ def _dot(grad, self, tensor):
 
 @derivative("mv", "MvBackward0", save=("self", "vec"))
 def _mv(grad, self, vec):
-    return (A.mul.Tensor(A.unsqueeze.default(grad, 1), A.unsqueeze.default(vec, 0)),
-            A.mv.default(A.t.default(self), grad))  # fmt: skip
+    return (
+        A.mul.Tensor(A.unsqueeze.default(grad, 1), A.unsqueeze.default(vec, 0)),
+        A.mv.default(A.t.default(self), grad),
+    )
 
 
 @derivative("addmv", "AddmvBackward0", save=("mat", "vec", "beta", "alpha"))
@@ -971,19 +1195,24 @@ def _vdot(grad, self, other):
 
 @derivative("hypot", "HypotBackward0", save=("self", "other", "result"))
 def _hypot(grad, self, other, result):
-    return (A.mul.Tensor(grad, A.div.Tensor(self, result)),
-            A.mul.Tensor(grad, A.div.Tensor(other, result)))  # fmt: skip
+    return (
+        A.mul.Tensor(grad, A.div.Tensor(self, result)),
+        A.mul.Tensor(grad, A.div.Tensor(other, result)),
+    )
 
 
 @derivative("xlogy.Tensor", "XlogyBackward0", save=("self", "other"))
 def _xlogy(grad, self, other):
     g_self = A.xlogy.Tensor(grad, other)
-    g_self = A.masked_fill.Scalar(g_self, A.logical_and.default(A.eq.Scalar(self, 0), A.le.Scalar(other, 0)), 0)
+    g_self = A.masked_fill.Scalar(
+        g_self, A.logical_and.default(A.eq.Scalar(self, 0), A.le.Scalar(other, 0)), 0
+    )
     return g_self, A.div.Tensor(A.mul.Tensor(grad, self), other)
 
 
-@derivative("copysign.Tensor", "CopysignBackward0", save=("self", "result"),
-            computed={"o": _shape("other")})  # fmt: skip
+@derivative(
+    "copysign.Tensor", "CopysignBackward0", save=("self", "result"), computed={"o": _shape("other")}
+)
 def _copysign(grad, self, result, o):
     ratio = A.div.Tensor(result, self)
     ratio = A.masked_fill.Scalar(ratio, A.eq.Scalar(self, 0), 0)
@@ -1030,8 +1259,13 @@ def _median(grad, self, result):
     return (_select_max_grad(grad, self, result, list(range(self.dim())), False),)
 
 
-@derivative("median.dim", "MedianBackward1", save=("dim", "keepdim", "result1"), n_outputs=2,
-            computed={"s": _shape("self")})  # fmt: skip
+@derivative(
+    "median.dim",
+    "MedianBackward1",
+    save=("dim", "keepdim", "result1"),
+    n_outputs=2,
+    computed={"s": _shape("self")},
+)
 def _median_dim(grads, dim, keepdim, result1, s):
     return (_indices_backward(grads, dim, keepdim, result1, s),)
 
@@ -1046,8 +1280,13 @@ def _norm_dim(grad, self, p, dim, keepdim, result):
     return _vector_norm(grad, self, 2 if p is None else p, dim, keepdim, result)
 
 
-@derivative("aminmax", "AminmaxBackward0", save=("self", "dim", "keepdim", "result0", "result1"),
-            n_outputs=2, outputs=(0, 1))  # fmt: skip
+@derivative(
+    "aminmax",
+    "AminmaxBackward0",
+    save=("self", "dim", "keepdim", "result0", "result1"),
+    n_outputs=2,
+    outputs=(0, 1),
+)
 def _aminmax(grads, self, dim, keepdim, result0, result1):
     dims = list(range(self.dim())) if dim is None else [dim % max(self.dim(), 1)]
     total = None
@@ -1067,29 +1306,51 @@ def _stat_mean_backward(grads, self, dim, correction, keepdim, result0, is_std):
             g_stat = A.div.Tensor(g_stat, A.mul.Scalar(result0, 2))
         total = _var_grad(g_stat, self, dim, correction, keepdim)
     if g_mean is not None:
-        part = _mean_dim(g_mean, _norm_dims(dim, self.dim()), keepdim, tuple(self.shape))[0] if self.dim() else g_mean
+        part = (
+            _mean_dim(g_mean, _norm_dims(dim, self.dim()), keepdim, tuple(self.shape))[0]
+            if self.dim()
+            else g_mean
+        )
         total = part if total is None else A.add.Tensor(total, part)
     return (total,)
 
 
-@derivative("var_mean.correction", "VarMeanBackward0", save=("self", "dim", "correction", "keepdim", "result0"),
-            n_outputs=2, outputs=(0, 1))  # fmt: skip
+@derivative(
+    "var_mean.correction",
+    "VarMeanBackward0",
+    save=("self", "dim", "correction", "keepdim", "result0"),
+    n_outputs=2,
+    outputs=(0, 1),
+)
 def _var_mean(grads, self, dim, correction, keepdim, result0):
     return _stat_mean_backward(grads, self, dim, correction, keepdim, result0, False)
 
 
-@derivative("std_mean.correction", "StdMeanBackward0", save=("self", "dim", "correction", "keepdim", "result0"),
-            n_outputs=2, outputs=(0, 1))  # fmt: skip
+@derivative(
+    "std_mean.correction",
+    "StdMeanBackward0",
+    save=("self", "dim", "correction", "keepdim", "result0"),
+    n_outputs=2,
+    outputs=(0, 1),
+)
 def _std_mean(grads, self, dim, correction, keepdim, result0):
     return _stat_mean_backward(grads, self, dim, correction, keepdim, result0, True)
 
 
-@derivative("_safe_softmax", "SafeSoftmaxBackward0", save=("result", "dim"), computed={"dt": _dtype("self")})
+@derivative(
+    "_safe_softmax", "SafeSoftmaxBackward0", save=("result", "dim"), computed={"dt": _dtype("self")}
+)
 def _safe_softmax(grad, result, dim, dt):
     return _softmax(grad, result, dim, dt)
 
 
-@derivative("sort.stable", "SortBackward1", save=("dim", "result1"), n_outputs=2, computed={"s": _shape("self")})
+@derivative(
+    "sort.stable",
+    "SortBackward1",
+    save=("dim", "result1"),
+    n_outputs=2,
+    computed={"s": _shape("self")},
+)
 def _sort_stable(grads, dim, result1, s):
     return _sort(grads, dim, result1, s)
 
@@ -1097,27 +1358,53 @@ def _sort_stable(grads, dim, result1, s):
 # ----------------------------------------------------------------------------- indexing
 
 
-@derivative("index.Tensor", "IndexBackward0", inputs=("self",), save=("indices",), computed={"s": _shape("self")})
+@derivative(
+    "index.Tensor",
+    "IndexBackward0",
+    inputs=("self",),
+    save=("indices",),
+    computed={"s": _shape("self")},
+)
 def _index(grad, indices, s):
     out = _zeros(s, grad)
     return (A.index_put.default(out, list(indices), grad, True),)
 
 
-@derivative("index_put", "IndexPutBackward0", inputs=("self", "values"), save=("indices", "accumulate"),
-            computed={"vs": _shape("values")})  # fmt: skip
+@derivative(
+    "index_put",
+    "IndexPutBackward0",
+    inputs=("self", "values"),
+    save=("indices", "accumulate"),
+    computed={"vs": _shape("values")},
+)
 def _index_put(grad, indices, accumulate, vs):
-    g_self = grad if accumulate else A.index_put.default(grad, list(indices), A.zeros.default([], dtype=grad._dtype), False)
+    g_self = (
+        grad
+        if accumulate
+        else A.index_put.default(grad, list(indices), A.zeros.default([], dtype=grad._dtype), False)
+    )
     return g_self, A.index.Tensor(grad, list(indices))
 
 
-@derivative("index_select", "IndexSelectBackward0", inputs=("self",), save=("dim", "index"),
-            computed={"s": _shape("self")})  # fmt: skip
+@derivative(
+    "index_select",
+    "IndexSelectBackward0",
+    inputs=("self",),
+    save=("dim", "index"),
+    computed={"s": _shape("self")},
+)
 def _index_select(grad, dim, index, s):
     out = _zeros(s, grad)
     return (A.index_add.default(out, dim, index, grad),)
 
 
-@derivative("gather", "GatherBackward0", inputs=("self",), save=("dim", "index"), computed={"s": _shape("self")})
+@derivative(
+    "gather",
+    "GatherBackward0",
+    inputs=("self",),
+    save=("dim", "index"),
+    computed={"s": _shape("self")},
+)
 def _gather(grad, dim, index, s):
     out = _zeros(s, grad)
     return (A.scatter_add.default(out, dim, index, grad),)
@@ -1138,15 +1425,25 @@ def _scatter_add(grad, dim, index):
     return grad, A.gather.default(grad, dim, index)
 
 
-@derivative("index_add", "IndexAddBackward0", inputs=("self", "source"), save=("dim", "index", "alpha"),
-            computed={"src": _shape("source")})  # fmt: skip
+@derivative(
+    "index_add",
+    "IndexAddBackward0",
+    inputs=("self", "source"),
+    save=("dim", "index", "alpha"),
+    computed={"src": _shape("source")},
+)
 def _index_add(grad, dim, index, alpha, src):
     g = A.index_select.default(grad, dim, index) if grad.dim() else grad
     return grad, A.reshape.default(_scale(g, alpha), list(src))
 
 
-@derivative("index_copy", "IndexCopyBackward0", inputs=("self", "source"), save=("dim", "index"),
-            computed={"src": _shape("source")})  # fmt: skip
+@derivative(
+    "index_copy",
+    "IndexCopyBackward0",
+    inputs=("self", "source"),
+    save=("dim", "index"),
+    computed={"src": _shape("source")},
+)
 def _index_copy(grad, dim, index, src):
     g_self = A.index_fill.int_Scalar(grad, dim, index, 0)
     g_src = A.index_select.default(grad, dim, index) if grad.dim() else grad
@@ -1158,8 +1455,13 @@ def _index_fill(grad, dim, index):
     return (A.index_fill.int_Scalar(grad, dim, index, 0),)
 
 
-@derivative("masked_select", "MaskedSelectBackward0", inputs=("self",), save=("mask",),
-            computed={"s": _shape("self")})  # fmt: skip
+@derivative(
+    "masked_select",
+    "MaskedSelectBackward0",
+    inputs=("self",),
+    save=("mask",),
+    computed={"s": _shape("self")},
+)
 def _masked_select(grad, mask, s):
     from ..aten._shape import broadcast_shapes
 
@@ -1169,30 +1471,48 @@ def _masked_select(grad, mask, s):
     return (A.index_put.default(out, [full_mask], grad, False),)
 
 
-@derivative("take", "TakeBackward0", inputs=("self",), save=("index",), computed={"s": _shape("self")})
+@derivative(
+    "take", "TakeBackward0", inputs=("self",), save=("index",), computed={"s": _shape("self")}
+)
 def _take(grad, index, s):
     n = math.prod(s) if s else 1
     flat = A.zeros.default([n], dtype=grad._dtype, device=grad.device)
-    flat = A.index_put.default(flat, [A.reshape.default(index, [-1])], A.reshape.default(grad, [-1]), True)
+    flat = A.index_put.default(
+        flat, [A.reshape.default(index, [-1])], A.reshape.default(grad, [-1]), True
+    )
     return (A.reshape.default(flat, list(s)),)
 
 
-@derivative("put", "PutBackward0", inputs=("self", "source"), save=("index", "accumulate"),
-            computed={"src": _shape("source")})  # fmt: skip
+@derivative(
+    "put",
+    "PutBackward0",
+    inputs=("self", "source"),
+    save=("index", "accumulate"),
+    computed={"src": _shape("source")},
+)
 def _put(grad, index, accumulate, src):
     g_self = grad if accumulate else A.put.default(grad, index, _zeros(src, grad), False)
     return g_self, A.reshape.default(A.take.default(grad, index), list(src))
 
 
-@derivative("scatter_reduce.two", "ScatterReduceBackward0", inputs=("self", "src"),
-            save=("self", "dim", "index", "src", "reduce", "include_self", "result"))  # fmt: skip
+@derivative(
+    "scatter_reduce.two",
+    "ScatterReduceBackward0",
+    inputs=("self", "src"),
+    save=("self", "dim", "index", "src", "reduce", "include_self", "result"),
+)
 def _scatter_reduce(grad, self, dim, index, src, reduce, include_self, result):
     if reduce == "sum":
         g_self = grad if include_self else A.scatter.value(grad, dim, index, 0)
         return g_self, A.gather.default(grad, dim, index)
     if reduce == "mean":
         ones = A.ones_like.default(src)
-        counts = A.scatter_add.default(A.ones_like.default(self) if include_self else A.zeros_like.default(self), dim, index, ones)
+        counts = A.scatter_add.default(
+            A.ones_like.default(self) if include_self else A.zeros_like.default(self),
+            dim,
+            index,
+            ones,
+        )
         counts = A.masked_fill.Scalar(counts, A.eq.Scalar(counts, 0), 1)
         g = A.div.Tensor(grad, counts)
         g_self = g if include_self else A.scatter.value(g, dim, index, 0)
@@ -1200,22 +1520,36 @@ def _scatter_reduce(grad, self, dim, index, src, reduce, include_self, result):
     if reduce in ("amax", "amin"):
         picked = A.gather.default(result, dim, index)
         src_hit = A.eq.Tensor(src, picked)
-        self_hit = A.eq.Tensor(self, result) if include_self else A.zeros_like.default(self, dtype=bool_)
-        counts = A.scatter_add.default(self_hit.to(grad._dtype), dim, index, src_hit.to(grad._dtype))
+        self_hit = (
+            A.eq.Tensor(self, result) if include_self else A.zeros_like.default(self, dtype=bool_)
+        )
+        counts = A.scatter_add.default(
+            self_hit.to(grad._dtype), dim, index, src_hit.to(grad._dtype)
+        )
         g = A.div.Tensor(grad, A.masked_fill.Scalar(counts, A.eq.Scalar(counts, 0), 1))
         return A.mul.Tensor(g, self_hit), A.mul.Tensor(A.gather.default(g, dim, index), src_hit)
     if reduce == "prod":
-        g_self = A.div.Tensor(A.mul.Tensor(grad, result), self) if include_self else A.scatter.value(grad, dim, index, 0)
+        g_self = (
+            A.div.Tensor(A.mul.Tensor(grad, result), self)
+            if include_self
+            else A.scatter.value(grad, dim, index, 0)
+        )
         g_src = A.div.Tensor(A.gather.default(A.mul.Tensor(grad, result), dim, index), src)
         return g_self, g_src
-    raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
+    raise RuntimeError(
+        f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}"
+    )
 
 
 # ----------------------------------------------------------------------------- assembly
 
 
-@derivative("cat", "CatBackward0", save=("dim",),
-            computed={"shapes": lambda v: [tuple(t.shape) for t in v["tensors"]]})  # fmt: skip
+@derivative(
+    "cat",
+    "CatBackward0",
+    save=("dim",),
+    computed={"shapes": lambda v: [tuple(t.shape) for t in v["tensors"]]},
+)
 def _cat(grad, dim, shapes):
     nd = grad.dim()
     d = dim % nd if nd else 0
@@ -1276,7 +1610,9 @@ def _repeat(grad, repeats, s):
     return (g,)
 
 
-@derivative("unfold", "UnfoldBackward0", save=("dimension", "size", "step"), computed={"s": _shape("self")})
+@derivative(
+    "unfold", "UnfoldBackward0", save=("dimension", "size", "step"), computed={"s": _shape("self")}
+)
 def _unfold(grad, dimension, size, step, s):
     out = _zeros(s, grad)
     d = dimension % max(len(s), 1)
@@ -1288,7 +1624,9 @@ def _unfold(grad, dimension, size, step, s):
     return (out,)
 
 
-@derivative("constant_pad_nd", "ConstantPadNdBackward0", save=("pad",), computed={"s": _shape("self")})
+@derivative(
+    "constant_pad_nd", "ConstantPadNdBackward0", save=("pad",), computed={"s": _shape("self")}
+)
 def _constant_pad(grad, pad, s):
     g = grad
     nd = len(s)
@@ -1340,14 +1678,18 @@ def _pad_backward(grad: Any, s: tuple[int, ...], padding: Sequence[int], mode: s
 
 
 for _dims in (1, 2, 3):
-    derivative(f"reflection_pad{_dims}d", f"ReflectionPad{_dims}DBackward0", save=("padding",),
-               computed={"s": _shape("self")})(  # fmt: skip
-        lambda grad, padding, s: (_pad_backward(grad, s, padding, "reflect"),)
-    )
-    derivative(f"replication_pad{_dims}d", f"ReplicationPad{_dims}DBackward0", save=("padding",),
-               computed={"s": _shape("self")})(  # fmt: skip
-        lambda grad, padding, s: (_pad_backward(grad, s, padding, "replicate"),)
-    )
+    derivative(
+        f"reflection_pad{_dims}d",
+        f"ReflectionPad{_dims}DBackward0",
+        save=("padding",),
+        computed={"s": _shape("self")},
+    )(lambda grad, padding, s: (_pad_backward(grad, s, padding, "reflect"),))
+    derivative(
+        f"replication_pad{_dims}d",
+        f"ReplicationPad{_dims}DBackward0",
+        save=("padding",),
+        computed={"s": _shape("self")},
+    )(lambda grad, padding, s: (_pad_backward(grad, s, padding, "replicate"),))
 
 
 # ----------------------------------------------------------------------------- nn
@@ -1364,8 +1706,11 @@ def _mse(grad, self, target, reduction):
     return g, A.neg.default(g)
 
 
-@derivative("binary_cross_entropy", "BinaryCrossEntropyBackward0",
-            save=("self", "target", "weight", "reduction"))  # fmt: skip
+@derivative(
+    "binary_cross_entropy",
+    "BinaryCrossEntropyBackward0",
+    save=("self", "target", "weight", "reduction"),
+)
 def _bce(grad, self, target, weight, reduction):
     n = self.numel() if reduction == 1 else 1
     eps = 1e-12
@@ -1379,8 +1724,11 @@ def _bce(grad, self, target, weight, reduction):
     return A.mul.Tensor(g_self, g), A.mul.Tensor(g_target, g), None
 
 
-@derivative("binary_cross_entropy_with_logits", "BinaryCrossEntropyWithLogitsBackward0",
-            save=("self", "target", "weight", "pos_weight", "reduction"))  # fmt: skip
+@derivative(
+    "binary_cross_entropy_with_logits",
+    "BinaryCrossEntropyWithLogitsBackward0",
+    save=("self", "target", "weight", "pos_weight", "reduction"),
+)
 def _bce_logits(grad, self, target, weight, pos_weight, reduction):
     n = self.numel() if reduction == 1 else 1
     sig = A.sigmoid.default(self)
@@ -1400,8 +1748,16 @@ def _bce_logits(grad, self, target, weight, pos_weight, reduction):
     return A.mul.Tensor(g_self, g), A.mul.Tensor(g_target, g), None, None
 
 
-def _nll_backward(grad: Any, self: Any, target: Any, weight: Any, reduction: int,
-                  ignore_index: int, total_weight: Any, class_dim: int) -> Any:  # fmt: skip
+def _nll_backward(
+    grad: Any,
+    self: Any,
+    target: Any,
+    weight: Any,
+    reduction: int,
+    ignore_index: int,
+    total_weight: Any,
+    class_dim: int,
+) -> Any:
     from .._creation import tensor as _tensor
 
     valid = A.ne.Scalar(target, ignore_index)
@@ -1422,25 +1778,46 @@ def _nll_backward(grad: Any, self: Any, target: Any, weight: Any, reduction: int
     out = A.zeros_like.default(self)
     if self.dim() == 1:
         return A.scatter.src(out, 0, A.reshape.default(safe_target, [1]), A.reshape.default(g, [1]))
-    return A.scatter.src(out, class_dim, A.unsqueeze.default(safe_target, class_dim),
-                         A.unsqueeze.default(g, class_dim))  # fmt: skip
+    return A.scatter.src(
+        out,
+        class_dim,
+        A.unsqueeze.default(safe_target, class_dim),
+        A.unsqueeze.default(g, class_dim),
+    )
 
 
-@derivative("nll_loss_forward", "NllLossBackward0", inputs=("self",), n_outputs=2,
-            save=("self", "target", "weight", "reduction", "ignore_index", "result1"))  # fmt: skip
+@derivative(
+    "nll_loss_forward",
+    "NllLossBackward0",
+    inputs=("self",),
+    n_outputs=2,
+    save=("self", "target", "weight", "reduction", "ignore_index", "result1"),
+)
 def _nll(grads, self, target, weight, reduction, ignore_index, result1):
-    return (A.nll_loss_backward.default(grads[0], self, target, weight, reduction, ignore_index,
-                                        result1),)  # fmt: skip
+    return (
+        A.nll_loss_backward.default(
+            grads[0], self, target, weight, reduction, ignore_index, result1
+        ),
+    )
 
 
-@derivative("nll_loss2d_forward", "NllLoss2DBackward0", inputs=("self",), n_outputs=2,
-            save=("self", "target", "weight", "reduction", "ignore_index", "result1"))  # fmt: skip
+@derivative(
+    "nll_loss2d_forward",
+    "NllLoss2DBackward0",
+    inputs=("self",),
+    n_outputs=2,
+    save=("self", "target", "weight", "reduction", "ignore_index", "result1"),
+)
 def _nll2d(grads, self, target, weight, reduction, ignore_index, result1):
     return (_nll_backward(grads[0], self, target, weight, reduction, ignore_index, result1, 1),)
 
 
-@derivative("native_layer_norm", "NativeLayerNormBackward0", n_outputs=3,
-            save=("input", "normalized_shape", "weight", "bias", "result1", "result2"))  # fmt: skip
+@derivative(
+    "native_layer_norm",
+    "NativeLayerNormBackward0",
+    n_outputs=3,
+    save=("input", "normalized_shape", "weight", "bias", "result1", "result2"),
+)
 def _layer_norm(grads, input, normalized_shape, weight, bias, result1, result2):  # noqa: A002
     grad = grads[0]
     if grad is None:
@@ -1466,8 +1843,13 @@ def _layer_norm(grads, input, normalized_shape, weight, bias, result1, result2):
     return dx, dw, db
 
 
-@derivative("embedding", "EmbeddingBackward0", inputs=("weight",),
-            save=("indices", "padding_idx", "scale_grad_by_freq"), computed={"s": _shape("weight")})  # fmt: skip
+@derivative(
+    "embedding",
+    "EmbeddingBackward0",
+    inputs=("weight",),
+    save=("indices", "padding_idx", "scale_grad_by_freq"),
+    computed={"s": _shape("weight")},
+)
 def _embedding(grad, indices, padding_idx, scale_grad_by_freq, s):
     num, dim = s
     flat_idx = A.reshape.default(indices, [-1])
@@ -1476,16 +1858,25 @@ def _embedding(grad, indices, padding_idx, scale_grad_by_freq, s):
         keep = A.unsqueeze.default(A.ne.Scalar(flat_idx, padding_idx), 1)
         flat_grad = A.mul.Tensor(flat_grad, keep)
     if scale_grad_by_freq:
-        counts = A.index_add.default(A.zeros.default([num], dtype=grad._dtype), 0, flat_idx,
-                                     A.ones_like.default(flat_idx, dtype=grad._dtype))  # fmt: skip
+        counts = A.index_add.default(
+            A.zeros.default([num], dtype=grad._dtype),
+            0,
+            flat_idx,
+            A.ones_like.default(flat_idx, dtype=grad._dtype),
+        )
         scale = A.index_select.default(counts, 0, flat_idx)
         flat_grad = A.div.Tensor(flat_grad, A.unsqueeze.default(scale, 1))
     out = A.zeros.default([num, dim], dtype=grad._dtype, device=grad.device)
     return (A.index_add.default(out, 0, flat_idx, flat_grad),)
 
 
-@derivative("native_dropout", "NativeDropoutBackward0", inputs=("input",), n_outputs=2,
-            save=("p", "train", "result1"))  # fmt: skip
+@derivative(
+    "native_dropout",
+    "NativeDropoutBackward0",
+    inputs=("input",),
+    n_outputs=2,
+    save=("p", "train", "result1"),
+)
 def _native_dropout(grads, p, train, result1):
     grad = grads[0]
     if train is False:
@@ -1494,9 +1885,13 @@ def _native_dropout(grads, p, train, result1):
     return (A.mul.Scalar(A.mul.Tensor(grad, result1), scale),)
 
 
-@derivative("_scaled_dot_product_flash_attention_for_cpu",
-            "ScaledDotProductFlashAttentionForCpuBackward0", inputs=("query", "key", "value"),
-            n_outputs=2, save=("query", "key", "value", "is_causal", "attn_mask", "scale", "result1"))  # fmt: skip
+@derivative(
+    "_scaled_dot_product_flash_attention_for_cpu",
+    "ScaledDotProductFlashAttentionForCpuBackward0",
+    inputs=("query", "key", "value"),
+    n_outputs=2,
+    save=("query", "key", "value", "is_causal", "attn_mask", "scale", "result1"),
+)
 def _sdpa_flash(grads, query, key, value, is_causal, attn_mask, scale, result1):
     grad = grads[0]
     d = query.shape[-1]
@@ -1520,8 +1915,14 @@ def _sdpa_flash(grads, query, key, value, is_causal, attn_mask, scale, result1):
     return dq, dk, dv
 
 
-@derivative("max_pool2d_with_indices", "MaxPool2DWithIndicesBackward0", inputs=("self",), n_outputs=2,
-            save=("result1",), computed={"s": _shape("self")})  # fmt: skip
+@derivative(
+    "max_pool2d_with_indices",
+    "MaxPool2DWithIndicesBackward0",
+    inputs=("self",),
+    n_outputs=2,
+    save=("result1",),
+    computed={"s": _shape("self")},
+)
 def _max_pool2d(grads, result1, s):
     grad = grads[0]
     lead = list(s[:-2])
@@ -1541,10 +1942,15 @@ def _pool_geometry(size: int, k: int, stride: int, pad: int, ceil: bool) -> int:
     return out
 
 
-@derivative("avg_pool2d", "AvgPool2DBackward0",
-            save=("kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override"),
-            computed={"s": _shape("self")})  # fmt: skip
-def _avg_pool2d(grad, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, s):
+@derivative(
+    "avg_pool2d",
+    "AvgPool2DBackward0",
+    save=("kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override"),
+    computed={"s": _shape("self")},
+)
+def _avg_pool2d(
+    grad, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, s
+):
     kh, kw = (kernel_size, kernel_size) if isinstance(kernel_size, int) else tuple(kernel_size)
     if not stride:
         sh, sw = kh, kw
@@ -1569,11 +1975,22 @@ def _avg_pool2d(grad, kernel_size, stride, padding, ceil_mode, count_include_pad
                 div[i, j] = (min(he, h) - max(hs, 0)) * (min(we, w) - max(ws, 0))
     from .._creation import from_numpy
 
-    g = A.div.Tensor(grad, from_numpy(div.astype(grad._dtype.np if grad._dtype.name != "bfloat16" else np.float32)))
-    padded = A.zeros.default([*s[:-2], h + 2 * ph + kh, w + 2 * pw + kw], dtype=grad._dtype, device=grad.device)
+    g = A.div.Tensor(
+        grad,
+        from_numpy(div.astype(grad._dtype.np if grad._dtype.name != "bfloat16" else np.float32)),
+    )
+    padded = A.zeros.default(
+        [*s[:-2], h + 2 * ph + kh, w + 2 * pw + kw], dtype=grad._dtype, device=grad.device
+    )
     for a in range(kh):
         for b in range(kw):
-            region = A.slice.Tensor(A.slice.Tensor(padded, -2, a, a + sh * (oh - 1) + 1, sh), -1, b, b + sw * (ow - 1) + 1, sw)
+            region = A.slice.Tensor(
+                A.slice.Tensor(padded, -2, a, a + sh * (oh - 1) + 1, sh),
+                -1,
+                b,
+                b + sw * (ow - 1) + 1,
+                sw,
+            )
             A.add_.Tensor(region, g)
     out = A.slice.Tensor(A.slice.Tensor(padded, -2, ph, ph + h, 1), -1, pw, pw + w, 1)
     return (A.clone.default(out, memory_format=0),)
@@ -1588,22 +2005,56 @@ def _adaptive_avg_pool2d(grad, s):
         hs, he = (i * h) // oh, -(-((i + 1) * h) // oh)
         for j in range(ow):
             ws, we = (j * w) // ow, -(-((j + 1) * w) // ow)
-            cell = A.div.Scalar(A.slice.Tensor(A.slice.Tensor(grad, -2, i, i + 1, 1), -1, j, j + 1, 1), (he - hs) * (we - ws))
+            cell = A.div.Scalar(
+                A.slice.Tensor(A.slice.Tensor(grad, -2, i, i + 1, 1), -1, j, j + 1, 1),
+                (he - hs) * (we - ws),
+            )
             region = A.slice.Tensor(A.slice.Tensor(out, -2, hs, he, 1), -1, ws, we, 1)
             A.add_.Tensor(region, cell)
     return (out,)
 
 
-@derivative("convolution", "ConvolutionBackward0",
-            save=("input", "weight", "bias", "stride", "padding", "dilation", "transposed",
-                  "output_padding", "groups"))  # fmt: skip
-def _convolution(grad, input, weight, bias, stride, padding, dilation, transposed,  # noqa: A002
-                 output_padding, groups):  # fmt: skip
+@derivative(
+    "convolution",
+    "ConvolutionBackward0",
+    save=(
+        "input",
+        "weight",
+        "bias",
+        "stride",
+        "padding",
+        "dilation",
+        "transposed",
+        "output_padding",
+        "groups",
+    ),
+)
+def _convolution(
+    grad,
+    input,
+    weight,
+    bias,
+    stride,
+    padding,
+    dilation,
+    transposed,  # noqa: A002
+    output_padding,
+    groups,
+):
     bias_sizes = None if bias is None else list(bias.shape)
     mask = [input.requires_grad, weight.requires_grad, bias is not None and bias.requires_grad]
     g_in, g_w, g_b = A.convolution_backward.default(
-        grad, input, weight, bias_sizes, list(stride), list(padding), list(dilation), transposed,
-        list(output_padding), groups, mask,
+        grad,
+        input,
+        weight,
+        bias_sizes,
+        list(stride),
+        list(padding),
+        list(dilation),
+        transposed,
+        list(output_padding),
+        groups,
+        mask,
     )
     return g_in, g_w, g_b
 
@@ -1632,32 +2083,46 @@ def _tanh_backward(grad, grad_output, output):
     return g_go, g_out
 
 
-@derivative("_log_softmax_backward_data", "LogSoftmaxBackwardDataBackward0",
-            inputs=("grad_output", "output"), save=("grad_output", "output", "dim"))  # fmt: skip
+@derivative(
+    "_log_softmax_backward_data",
+    "LogSoftmaxBackwardDataBackward0",
+    inputs=("grad_output", "output"),
+    save=("grad_output", "output", "dim"),
+)
 def _log_softmax_backward_data(grad, grad_output, output, dim):
     # r = go - exp(out) * sum(go): linear in go; out enters through exp(out)
     e = A.exp.default(output)
     g_go = A.sub.Tensor(grad, A.sum.dim_IntList(A.mul.Tensor(grad, e), [dim], True))
-    g_out = A.neg.default(A.mul.Tensor(A.mul.Tensor(grad, e),
-                                       A.sum.dim_IntList(grad_output, [dim], True)))  # fmt: skip
+    g_out = A.neg.default(
+        A.mul.Tensor(A.mul.Tensor(grad, e), A.sum.dim_IntList(grad_output, [dim], True))
+    )
     return g_go, g_out
 
 
-@derivative("_softmax_backward_data", "SoftmaxBackwardDataBackward0",
-            inputs=("grad_output", "output"), save=("grad_output", "output", "dim"))  # fmt: skip
+@derivative(
+    "_softmax_backward_data",
+    "SoftmaxBackwardDataBackward0",
+    inputs=("grad_output", "output"),
+    save=("grad_output", "output", "dim"),
+)
 def _softmax_backward_data(grad, grad_output, output, dim):
     # r = out * (go - sum(go * out))
     g_go = A._softmax_backward_data.default(grad, output, dim, output.dtype)
     t = A.sum.dim_IntList(A.mul.Tensor(grad_output, output), [dim], True)
     s = A.sum.dim_IntList(A.mul.Tensor(grad, output), [dim], True)
-    g_out = A.sub.Tensor(A.mul.Tensor(grad, A.sub.Tensor(grad_output, t)),
-                         A.mul.Tensor(grad_output, s))  # fmt: skip
+    g_out = A.sub.Tensor(
+        A.mul.Tensor(grad, A.sub.Tensor(grad_output, t)), A.mul.Tensor(grad_output, s)
+    )
     return g_go, g_out
 
 
-@derivative("nll_loss_backward", "NllLossBackwardBackward0", inputs=("grad_output", "self"),
-            save=("target", "weight", "reduction", "ignore_index"),
-            computed={"s": _shape("self")})  # fmt: skip
+@derivative(
+    "nll_loss_backward",
+    "NllLossBackwardBackward0",
+    inputs=("grad_output", "self"),
+    save=("target", "weight", "reduction", "ignore_index"),
+    computed={"s": _shape("self")},
+)
 def _nll_loss_backward(grad, target, weight, reduction, ignore_index, s):
     # linear in grad_output: its gradient is the loss itself applied to grad
     g_go = A.nll_loss_forward.default(grad, target, weight, reduction, ignore_index)[0]

@@ -90,7 +90,11 @@ def _sum_to(g: Any, shape: tuple[int, ...]) -> Any:
     if dims:
         g = aten.sum.dim_IntList(g, dims, True)
     if lead:
-        g = aten.view.default(g, list(shape)) if g.is_contiguous() else aten.reshape.default(g, list(shape))
+        g = (
+            aten.view.default(g, list(shape))
+            if g.is_contiguous()
+            else aten.reshape.default(g, list(shape))
+        )
     elif tuple(g._data.shape) != shape:
         g = aten.reshape.default(g, list(shape))
     return g
@@ -313,7 +317,9 @@ def _as_list(x: Any) -> list[Any]:
     return [x]
 
 
-def _root_grads(outputs: list[Any], grad_outputs: list[Any] | None, create_graph: bool) -> list[Any]:
+def _root_grads(
+    outputs: list[Any], grad_outputs: list[Any] | None, create_graph: bool
+) -> list[Any]:
     aten = _ops()
     result = []
     for i, out in enumerate(outputs):
@@ -354,7 +360,9 @@ def backward(
             raise RuntimeError(
                 f"element {i} of tensors does not require grad and does not have a grad_fn"
             )
-    roots = list(zip((gradient_edge(o) for o in outputs), _root_grads(outputs, grads, create_graph)))
+    roots = list(
+        zip((gradient_edge(o) for o in outputs), _root_grads(outputs, grads, create_graph))
+    )
     only = None
     if inputs is not None:
         inputs = _as_list(inputs)

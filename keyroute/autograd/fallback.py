@@ -35,8 +35,17 @@ class AutogradFallback(LayerKernel):
 autograd_fallback = AutogradFallback()
 _lib = Library._internal("_", "IMPL")
 for _key in (
-    "AutogradOther", "AutogradCPU", "AutogradCUDA", "AutogradXLA", "AutogradMPS", "AutogradXPU",
-    "AutogradHPU", "AutogradLazy", "AutogradMTIA", "AutogradMAIA", "AutogradPrivateUse1",
+    "AutogradOther",
+    "AutogradCPU",
+    "AutogradCUDA",
+    "AutogradXLA",
+    "AutogradMPS",
+    "AutogradXPU",
+    "AutogradHPU",
+    "AutogradLazy",
+    "AutogradMTIA",
+    "AutogradMAIA",
+    "AutogradPrivateUse1",
     "AutogradMeta",
-):  # fmt: skip
+):
     _lib.fallback(autograd_fallback, DispatchKey[_key], with_keyset=True)

@@ -80,7 +80,9 @@ class BackwardCFunction(Node, FunctionCtx):
         grads = list(grads) + [None] * (len(self._output_shapes) - len(grads))
         if self._materialize_grads:
             grads = [
-                g if g is not None or meta is None else ops.aten.zeros.default(list(meta[0]), dtype=meta[1], device=meta[2])
+                g
+                if g is not None or meta is None
+                else ops.aten.zeros.default(list(meta[0]), dtype=meta[1], device=meta[2])
                 for g, meta in zip(grads, self._output_shapes)
             ]
         result = self._forward_cls.backward(self, *grads)
@@ -106,7 +108,9 @@ class BackwardCFunction(Node, FunctionCtx):
 class _FunctionMeta(type):
     def __init__(cls, name: str, bases: tuple[type, ...], attrs: dict[str, Any]) -> None:
         backward_cls = type(
-            name + "Backward", (BackwardCFunction,), {"_forward_cls": cls, "_name": name + "Backward"}
+            name + "Backward",
+            (BackwardCFunction,),
+            {"_forward_cls": cls, "_name": name + "Backward"},
         )
         cls._backward_cls = backward_cls
         super().__init__(name, bases, attrs)
@@ -141,7 +145,9 @@ class Function(metaclass=_FunctionMeta):
         tensors = [a for a in args if isinstance(a, Tensor)]
         needs = tuple(isinstance(a, Tensor) and bool(a._ks & REQUIRES_GRAD_BIT) for a in args)
         differentiable = _tls.grad_enabled and any(needs)
-        node = cls._backward_cls(collect_next_edges(*[a if isinstance(a, Tensor) else None for a in args]))
+        node = cls._backward_cls(
+            collect_next_edges(*[a if isinstance(a, Tensor) else None for a in args])
+        )
         node.needs_input_grad = needs
         node.input_metadata = [
             (tuple(a._data.shape), a._dtype) if isinstance(a, Tensor) else None for a in args
@@ -163,7 +169,10 @@ class Function(metaclass=_FunctionMeta):
         outs = (outputs,) if single else outputs
         if differentiable:
             outs = _wrap_outputs(node, args, outs)
-        node._saved = [SavedTensor(t, is_output=any(t is o for o in outs)) if isinstance(t, Tensor) else None for t in node._to_save]
+        node._saved = [
+            SavedTensor(t, is_output=any(t is o for o in outs)) if isinstance(t, Tensor) else None
+            for t in node._to_save
+        ]
         del tensors
         return outs[0] if single else outs
 
@@ -171,7 +180,9 @@ class Function(metaclass=_FunctionMeta):
 _NO_SETUP = object()
 
 
-def _wrap_outputs(node: BackwardCFunction, args: tuple[Any, ...], outs: tuple[Any, ...]) -> tuple[Any, ...]:
+def _wrap_outputs(
+    node: BackwardCFunction, args: tuple[Any, ...], outs: tuple[Any, ...]
+) -> tuple[Any, ...]:
     from .._ops import ops
 
     dirty = {id(t) for t in node._dirty}

@@ -51,9 +51,15 @@ def numerical_jacobian(
                 idx = np.unravel_index(k, data.shape) if data.shape else ()
                 orig = data[idx].copy() if data.shape else data[()].copy()
                 data[idx] = orig + eps
-                plus = [o.detach().numpy().astype(np.float64).reshape(-1).copy() for o in _outputs(fn, inputs)]
+                plus = [
+                    o.detach().numpy().astype(np.float64).reshape(-1).copy()
+                    for o in _outputs(fn, inputs)
+                ]
                 data[idx] = orig - eps
-                minus = [o.detach().numpy().astype(np.float64).reshape(-1).copy() for o in _outputs(fn, inputs)]
+                minus = [
+                    o.detach().numpy().astype(np.float64).reshape(-1).copy()
+                    for o in _outputs(fn, inputs)
+                ]
                 data[idx] = orig
                 for j in range(len(base)):
                     rows[j][k] = (plus[j] - minus[j]) / (2 * eps)
@@ -114,7 +120,10 @@ def gradcheck(
             )
     diff_idx = [i for i, x in enumerate(inputs) if isinstance(x, Tensor) and x.requires_grad]
     if not diff_idx:
-        raise ValueError("gradcheck expects at least one input tensor to require gradient, but none of the them have requires_grad=True.")
+        raise ValueError(
+            "gradcheck expects at least one input tensor to require gradient, but none of the "
+            "them have requires_grad=True."
+        )
     numerical = numerical_jacobian(func, inputs, eps)
     analytical = _analytical_jacobian(func, inputs)
     for n, i in enumerate(diff_idx):

@@ -74,7 +74,11 @@ class SavedTensor:
             return None
         current = t._vc.version if t._vc is not None else 0
         if current != self.version:
-            raise RuntimeError(_modified_message(t, current, self.version, node if self.is_output else None, self.output_nr))
+            raise RuntimeError(
+                _modified_message(
+                    t, current, self.version, node if self.is_output else None, self.output_nr
+                )
+            )
         if self.is_output and self.requires_grad and node is not None:
             out = make_tensor(t._data, t._dtype, t._ks, type(t))
             out._vc = t._vc

@@ -55,9 +55,13 @@ class AutogradKernel(LayerKernel):
         self.entry = entry
         self.inplace = inplace
         self.names = [a.name for a in schema.arguments]
-        self.defaults = [a.default_value if a.has_default_value() else _MISSING for a in schema.arguments]
-        self.inputs = entry.inputs if entry.inputs is not None else tuple(
-            a.name for a in schema.arguments if a.kind
+        self.defaults = [
+            a.default_value if a.has_default_value() else _MISSING for a in schema.arguments
+        ]
+        self.inputs = (
+            entry.inputs
+            if entry.inputs is not None
+            else tuple(a.name for a in schema.arguments if a.kind)
         )
         self.node_class = make_node_class(entry.node_name, entry.formula, entry.n_outputs)
         self.is_view = any(i is not None for i in schema.aliased_returns) and not inplace
@@ -72,11 +76,17 @@ class AutogradKernel(LayerKernel):
         self.min_positional = max(self.input_index, default=-1) + 1 if single else 0
         # Saved arguments by position (name, index, default) and saved outputs (name, k).
         self.save_args = tuple(
-            (n, index[n], self.defaults[index[n]] if self.defaults[index[n]] is not _MISSING else None)
-            for n in entry.save if not n.startswith("result")
+            (
+                n,
+                index[n],
+                self.defaults[index[n]] if self.defaults[index[n]] is not _MISSING else None,
+            )
+            for n in entry.save
+            if not n.startswith("result")
         )
         self.save_results = tuple(
-            (n, 0 if n == "result" else int(n[6:])) for n in entry.save
+            (n, 0 if n == "result" else int(n[6:]))
+            for n in entry.save
             if n == "result" or (n.startswith("result") and n[6:].isdigit())
         )
         self.needs_values = bool(entry.save_computed or inplace)
@@ -283,7 +293,11 @@ class AutogradKernel(LayerKernel):
     def _check_inplace(self, values: dict[str, Any]) -> None:
         self_ = values[self.names[0]]
         ag = self_._ag
-        if self_._ks & REQUIRES_GRAD_BIT and (ag is None or ag.grad_fn is None) and self_._base is None:
+        if (
+            self_._ks & REQUIRES_GRAD_BIT
+            and (ag is None or ag.grad_fn is None)
+            and self_._base is None
+        ):
             raise RuntimeError(
                 "a leaf Variable that requires grad is being used in an in-place operation."
             )
@@ -379,15 +393,63 @@ def _out_error_kernel(op: OpOverload) -> Any:
 #: Operators whose outputs never require grad (PyTorch's DONT_REQUIRE_DERIVATIVE and
 #: `output_differentiability: False` entries): their autograd kernel only redispatches.
 NON_DIFFERENTIABLE = {
-    "detach", "lift_fresh", "_local_scalar_dense", "empty_like", "zeros_like", "ones_like",
-    "full_like", "rand_like", "randn_like", "new_empty", "new_zeros", "new_ones", "new_full",
-    "empty_strided", "nonzero", "argmax", "argmin", "argsort", "isnan", "isinf", "isfinite",
-    "isposinf", "isneginf", "signbit", "eq", "ne", "lt", "le", "gt", "ge", "logical_and",
-    "logical_or", "logical_xor", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor",
-    "bitwise_not", "bitwise_left_shift", "bitwise_right_shift", "count_nonzero", "all", "any",
-    "uniform_", "normal_", "random_", "bernoulli_", "randperm", "arange", "linspace", "eye",
-    "resize_", "_unique2", "bucketize", "searchsorted", "one_hot",
-}  # fmt: skip
+    "detach",
+    "lift_fresh",
+    "_local_scalar_dense",
+    "empty_like",
+    "zeros_like",
+    "ones_like",
+    "full_like",
+    "rand_like",
+    "randn_like",
+    "new_empty",
+    "new_zeros",
+    "new_ones",
+    "new_full",
+    "empty_strided",
+    "nonzero",
+    "argmax",
+    "argmin",
+    "argsort",
+    "isnan",
+    "isinf",
+    "isfinite",
+    "isposinf",
+    "isneginf",
+    "signbit",
+    "eq",
+    "ne",
+    "lt",
+    "le",
+    "gt",
+    "ge",
+    "logical_and",
+    "logical_or",
+    "logical_xor",
+    "logical_not",
+    "bitwise_and",
+    "bitwise_or",
+    "bitwise_xor",
+    "bitwise_not",
+    "bitwise_left_shift",
+    "bitwise_right_shift",
+    "count_nonzero",
+    "all",
+    "any",
+    "uniform_",
+    "normal_",
+    "random_",
+    "bernoulli_",
+    "randperm",
+    "arange",
+    "linspace",
+    "eye",
+    "resize_",
+    "_unique2",
+    "bucketize",
+    "searchsorted",
+    "one_hot",
+}
 
 
 class NonDifferentiableKernel(LayerKernel):
@@ -416,7 +478,9 @@ def register_all(lib: Any) -> None:
         writes_self = 0 in op._schema.mutated_arg_indices
         lib.impl(op, AutogradKernel(op, entry, writes_self), "Autograd", with_keyset=True)
         base, _, overload = name.partition(".")
-        inplace = by_name.get(f"aten::{base}_" + (f".{overload}" if overload and overload != "default" else ""))
+        inplace = by_name.get(
+            f"aten::{base}_" + (f".{overload}" if overload and overload != "default" else "")
+        )
         if inplace is not None and not inplace.has_kernel_for_dispatch_key(DispatchKey.Autograd):
             lib.impl(inplace, AutogradKernel(inplace, entry, True), "Autograd", with_keyset=True)
     for op in by_name.values():

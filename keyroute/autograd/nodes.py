@@ -75,8 +75,13 @@ class FormulaNode(Node):
 
 def make_node_class(name: str, formula: Callable[..., Any], n_outputs: int) -> type[FormulaNode]:
     wants_needs = "needs" in inspect.signature(formula).parameters
-    attrs = {"_name": name, "formula": staticmethod(formula), "n_outputs": n_outputs,
-             "wants_needs": wants_needs, "__slots__": ()}  # fmt: skip
+    attrs = {
+        "_name": name,
+        "formula": staticmethod(formula),
+        "n_outputs": n_outputs,
+        "wants_needs": wants_needs,
+        "__slots__": (),
+    }
     return type(name, (FormulaNode,), attrs)
 
 
@@ -117,8 +122,13 @@ class CopySlices(Node):
 
     _name = "CopySlices"
 
-    def __init__(self, base_edge: tuple[Node | None, int], geometry: tuple[Any, ...],
-                 base_meta: tuple[Any, ...], fn: Node) -> None:  # fmt: skip
+    def __init__(
+        self,
+        base_edge: tuple[Node | None, int],
+        geometry: tuple[Any, ...],
+        base_meta: tuple[Any, ...],
+        fn: Node,
+    ) -> None:
         # Edges: the base's previous history, then fn's other inputs.
         super().__init__((base_edge, *fn.next_edges[1:]))
         self.geometry = geometry  # (size, stride, storage_offset) of the view in the base
@@ -131,8 +141,9 @@ class CopySlices(Node):
         aten = ops.aten
         grad = grads[0]
         size, stride, offset, _dtype = self.base_meta
-        result = aten.empty_strided.default(list(size), list(stride), dtype=grad._dtype,
-                                            device=grad.device)  # fmt: skip
+        result = aten.empty_strided.default(
+            list(size), list(stride), dtype=grad._dtype, device=grad.device
+        )
         aten.copy_.default(result, grad)
         vsize, vstride, voffset = self.geometry
         region = aten.as_strided.default(result, list(vsize), list(vstride), voffset)

@@ -34,7 +34,10 @@ def _grad_get(self: Tensor) -> Any:
 def _grad_set(self: Tensor, value: Any) -> None:
     if value is not None:
         if not isinstance(value, Tensor):
-            raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type {type(value).__name__}")
+            raise TypeError(
+                "assigned grad expected to be a Tensor or None but got grad of type "
+                f"{type(value).__name__}"
+            )
         if value._dtype is not self._dtype:
             raise RuntimeError("assigned grad has data of a different type")
         if tuple(value._data.shape) != tuple(self._data.shape):

@@ -84,8 +84,20 @@ def set_cache_enabled(enabled: bool) -> bool:
 
 
 # -- keys ------------------------------------------------------------------------------------
-_ATOMS = frozenset({int, float, bool, complex, str, type(None), Device, _dtype_cls, _layout_cls,
-                    _memory_format_cls})  # fmt: skip
+_ATOMS = frozenset(
+    {
+        int,
+        float,
+        bool,
+        complex,
+        str,
+        type(None),
+        Device,
+        _dtype_cls,
+        _layout_cls,
+        _memory_format_cls,
+    }
+)
 
 
 def _key(v: Any) -> Any:
@@ -127,8 +139,16 @@ def _describe(out: Any, inputs: list[tuple[Any, Any]], seen: set[int], views: bo
         d = out._data
         if d.__class__ is not MetaArray or out._base is not None or out._ag is not None:
             raise _Uncacheable
-        meta = (d.shape, d.stride, d.dtype, d.offset, d.storage_nbytes, out._dtype, out._ks,
-                out.__class__)  # fmt: skip
+        meta = (
+            d.shape,
+            d.stride,
+            d.dtype,
+            d.offset,
+            d.storage_nbytes,
+            out._dtype,
+            out._ks,
+            out.__class__,
+        )
         for storage, where in inputs:
             if d.storage is storage:
                 if not views:
@@ -201,8 +221,17 @@ def _cached_kernel(op: OpOverload, fn: Callable[..., Any]) -> Callable[..., Any]
                     d = a._data
                     if d.__class__ is not MetaArray:
                         raise _Uncacheable
-                    append((d.shape, d.stride, d.offset, d.storage_nbytes, a._dtype, a._ks,
-                            a.__class__))  # fmt: skip
+                    append(
+                        (
+                            d.shape,
+                            d.stride,
+                            d.offset,
+                            d.storage_nbytes,
+                            a._dtype,
+                            a._ks,
+                            a.__class__,
+                        )
+                    )
                     has_tensor = True
                 else:
                     cls = a.__class__
@@ -252,8 +281,14 @@ def _cached_kernel(op: OpOverload, fn: Callable[..., Any]) -> Callable[..., Any]
     return kernel
 
 
-def _miss(fn: Callable[..., Any], cache: dict[Any, Any], key: Any, args: tuple[Any, ...],
-          kwargs: dict[str, Any], views: bool) -> Any:  # fmt: skip
+def _miss(
+    fn: Callable[..., Any],
+    cache: dict[Any, Any],
+    key: Any,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    views: bool,
+) -> Any:
     """Run the meta function; remember its outputs unless it warned (a rerun must warn too)."""
     _stats["misses"] += 1
     with warnings.catch_warnings(record=True) as caught:

@@ -39,9 +39,18 @@ AUTOGRAD_KEYS = frozenset(
 )
 
 _CEA = frozenset(
-    [*_DENSE, int(DK.FPGA), int(DK.Vulkan), int(DK.Metal), int(DK.CustomRNGKeyId),
-     int(DK.MkldnnCPU), *_QUANTIZED, *_SPARSE, *_SPARSE_CSR]
-)  # fmt: skip
+    [
+        *_DENSE,
+        int(DK.FPGA),
+        int(DK.Vulkan),
+        int(DK.Metal),
+        int(DK.CustomRNGKeyId),
+        int(DK.MkldnnCPU),
+        *_QUANTIZED,
+        *_SPARSE,
+        *_SPARSE_CSR,
+    ]
+)
 _XLA_LAZY = (BACKENDS.index("XLA") + 1, BACKENDS.index("Lazy") + 1)
 _CEANF = frozenset(k for k in _CEA if k not in _SPARSE and to_backend_component(k) not in _XLA_LAZY)
 _CIA_NESTED = frozenset([*_NESTED, int(DK.AutogradNestedTensor)])
@@ -57,9 +66,17 @@ ALIAS_EXPANSION: dict[int, frozenset[int]] = {
 
 #: Backends whose autograd goes through AutogradOther (no Autograd<backend> key of their own).
 AUTOGRADOTHER_BACKENDS = frozenset(
-    [int(DK.FPGA), int(DK.Vulkan), int(DK.Metal), int(DK.CustomRNGKeyId), int(DK.MkldnnCPU),
-     *_QUANTIZED, *_SPARSE, *_SPARSE_CSR]
-)  # fmt: skip
+    [
+        int(DK.FPGA),
+        int(DK.Vulkan),
+        int(DK.Metal),
+        int(DK.CustomRNGKeyId),
+        int(DK.MkldnnCPU),
+        *_QUANTIZED,
+        *_SPARSE,
+        *_SPARSE_CSR,
+    ]
+)
 
 # getBackendKeySetFromAutograd: HIP, VE and MTIA have no entry in 2.13.
 _NO_BACKEND = {"HIP", "VE", "MTIA"}

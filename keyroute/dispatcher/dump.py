@@ -20,7 +20,7 @@ def _as_op(op: OpOverload | str) -> OpOverload:
     if found is None:
         raise RuntimeError(
             f"no operator named {op!r}: give the qualified name with its overload "
-            f"(\"aten::add.Tensor\"), or define the operator first (Library.define)"
+            f'("aten::add.Tensor"), or define the operator first (Library.define)'
         )
     return found
 

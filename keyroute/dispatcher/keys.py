@@ -40,9 +40,23 @@ __all__ = [
 
 #: Backend components in order (BackendComponent 1..16; key-set bits 0..15, low to high priority).
 BACKENDS = (
-    "CPU", "CUDA", "HIP", "XLA", "MPS", "IPU", "XPU", "HPU", "VE", "Lazy", "MTIA", "MAIA",
-    "PrivateUse1", "PrivateUse2", "PrivateUse3", "Meta",
-)  # fmt: skip
+    "CPU",
+    "CUDA",
+    "HIP",
+    "XLA",
+    "MPS",
+    "IPU",
+    "XPU",
+    "HPU",
+    "VE",
+    "Lazy",
+    "MTIA",
+    "MAIA",
+    "PrivateUse1",
+    "PrivateUse2",
+    "PrivateUse3",
+    "Meta",
+)
 NUM_BACKENDS = len(BACKENDS)
 
 
@@ -295,9 +309,19 @@ def _parse_table() -> dict[str, int]:
     for b, backend in enumerate(BACKENDS, start=1):
         table[backend] = int(DK.StartOfDenseBackends) + b
     autograd_names = (
-        "CPU", "CUDA", "XLA", "Lazy", "Meta", "MPS", "IPU", "XPU", "HPU",
-        "PrivateUse1", "PrivateUse2", "PrivateUse3",
-    )  # fmt: skip
+        "CPU",
+        "CUDA",
+        "XLA",
+        "Lazy",
+        "Meta",
+        "MPS",
+        "IPU",
+        "XPU",
+        "HPU",
+        "PrivateUse1",
+        "PrivateUse2",
+        "PrivateUse3",
+    )
     for backend in autograd_names:
         table["Autograd" + backend] = int(DK["Autograd" + backend])
     for name in ("QuantizedCPU", "QuantizedCUDA", "QuantizedXPU", "QuantizedPrivateUse1"):

@@ -684,7 +684,9 @@ def _call_source(pattern: tuple[tuple[int, int], ...], required: int, terms: lis
     )
 
 
-def _pattern_code(tensor_args: tuple[tuple[int, str, int], ...]) -> tuple[Any, int, list[str]] | None:
+def _pattern_code(
+    tensor_args: tuple[tuple[int, str, int], ...],
+) -> tuple[Any, int, list[str]] | None:
     from .schema import OPT_TENSOR, TENSOR
 
     pattern = tuple((i, kind) for i, _name, kind in tensor_args)

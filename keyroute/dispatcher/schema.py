@@ -478,17 +478,63 @@ def _parse_device(text: str) -> DeviceDefault:
 
 # torch dtype names accepted as ScalarType defaults -> ScalarType enum value
 _DTYPE_NAMES = {
-    "uint8": 0, "int8": 1, "int16": 2, "short": 2, "int32": 3, "int": 3, "int64": 4, "long": 4,
-    "float16": 5, "half": 5, "float32": 6, "float": 6, "float64": 7, "double": 7,
-    "complex32": 8, "chalf": 8, "complex64": 9, "cfloat": 9, "complex128": 10, "cdouble": 10,
-    "bool": 11, "qint8": 12, "quint8": 13, "qint32": 14, "bfloat16": 15, "quint4x2": 16,
-    "quint2x4": 17, "bits1x8": 18, "bits2x4": 19, "bits4x2": 20, "bits8": 21, "bits16": 22,
-    "float8_e5m2": 23, "float8_e4m3fn": 24, "float8_e5m2fnuz": 25, "float8_e4m3fnuz": 26,
-    "uint16": 27, "uint32": 28, "uint64": 29, "uint1": 30, "bit": 30, "uint2": 31, "uint3": 32,
-    "uint4": 33, "uint5": 34, "uint6": 35, "uint7": 36, "int1": 37, "int2": 38, "int3": 39,
-    "int4": 40, "int5": 41, "int6": 42, "int7": 43, "float8_e8m0fnu": 44,
+    "uint8": 0,
+    "int8": 1,
+    "int16": 2,
+    "short": 2,
+    "int32": 3,
+    "int": 3,
+    "int64": 4,
+    "long": 4,
+    "float16": 5,
+    "half": 5,
+    "float32": 6,
+    "float": 6,
+    "float64": 7,
+    "double": 7,
+    "complex32": 8,
+    "chalf": 8,
+    "complex64": 9,
+    "cfloat": 9,
+    "complex128": 10,
+    "cdouble": 10,
+    "bool": 11,
+    "qint8": 12,
+    "quint8": 13,
+    "qint32": 14,
+    "bfloat16": 15,
+    "quint4x2": 16,
+    "quint2x4": 17,
+    "bits1x8": 18,
+    "bits2x4": 19,
+    "bits4x2": 20,
+    "bits8": 21,
+    "bits16": 22,
+    "float8_e5m2": 23,
+    "float8_e4m3fn": 24,
+    "float8_e5m2fnuz": 25,
+    "float8_e4m3fnuz": 26,
+    "uint16": 27,
+    "uint32": 28,
+    "uint64": 29,
+    "uint1": 30,
+    "bit": 30,
+    "uint2": 31,
+    "uint3": 32,
+    "uint4": 33,
+    "uint5": 34,
+    "uint6": 35,
+    "uint7": 36,
+    "int1": 37,
+    "int2": 38,
+    "int3": 39,
+    "int4": 40,
+    "int5": 41,
+    "int6": 42,
+    "int7": 43,
+    "float8_e8m0fnu": 44,
     "float4_e2m1fn_x2": 45,
-}  # fmt: skip
+}
 # identifiers accepted as a default for any type (for backward compatibility, like PyTorch)
 _BC_IDENTS = {"float": 6, "complex": 9, "long": 4, "strided": 0, "Mean": 1, "contiguous_format": 0}
 
@@ -546,8 +592,15 @@ def _quote_string(s: str) -> str:
     return "".join(out)
 
 
-_ESCAPES_OUT = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t",
-                "\v": "\\v"}  # fmt: skip
+_ESCAPES_OUT = {
+    "\a": "\\a",
+    "\b": "\\b",
+    "\f": "\\f",
+    "\n": "\\n",
+    "\r": "\\r",
+    "\t": "\\t",
+    "\v": "\\v",
+}
 
 
 # =============================================================================================
@@ -864,20 +917,60 @@ def _format_schema(s: FunctionSchema) -> str:
 # =============================================================================================
 
 _KEYWORDS = {
-    "def": "def", "if": "if", "else": "else", "elif": "elif", "while": "while",
-    "return": "return", "is": "is", "True": "True", "False": "False", "None": "None",
-    "and": "and", "or": "or", "not": "not", "global": "global", "for": "for", "in": "in",
-    "raise": "raise", "assert": "assert", "break": "break", "continue": "continue",
-    "del": "del", "pass": "pass", "class": "class", "import": "import", "with": "with",
-    "as": "as", "Ellipsis": "Ellipsis", "NoneType": "NoneType",
-}  # fmt: skip
+    "def": "def",
+    "if": "if",
+    "else": "else",
+    "elif": "elif",
+    "while": "while",
+    "return": "return",
+    "is": "is",
+    "True": "True",
+    "False": "False",
+    "None": "None",
+    "and": "and",
+    "or": "or",
+    "not": "not",
+    "global": "global",
+    "for": "for",
+    "in": "in",
+    "raise": "raise",
+    "assert": "assert",
+    "break": "break",
+    "continue": "continue",
+    "del": "del",
+    "pass": "pass",
+    "class": "class",
+    "import": "import",
+    "with": "with",
+    "as": "as",
+    "Ellipsis": "Ellipsis",
+    "NoneType": "NoneType",
+}
 # multi-character operator tokens -> kind name (as PyTorch's kindToString spells them)
 _MULTI_OPS = {
-    "<=>": "equivalent", "**=": "**=", "<<=": "<<=", ">>=": ">>=", "...": "dots",
-    "->": "arrow", "!=": "ne", "==": "eq", "<=": "le", ">=": "ge", "//": "floordiv",
-    "<<": "<<", ">>": ">>", "+=": "+=", "-=": "-=", "*=": "*=", "/=": "/=", "%=": "%=",
-    "|=": "|=", "&=": "&=", "^=": "^=", "**": "pow operator",
-}  # fmt: skip
+    "<=>": "equivalent",
+    "**=": "**=",
+    "<<=": "<<=",
+    ">>=": ">>=",
+    "...": "dots",
+    "->": "arrow",
+    "!=": "ne",
+    "==": "eq",
+    "<=": "le",
+    ">=": "ge",
+    "//": "floordiv",
+    "<<": "<<",
+    ">>": ">>",
+    "+=": "+=",
+    "-=": "-=",
+    "*=": "*=",
+    "/=": "/=",
+    "%=": "%=",
+    "|=": "|=",
+    "&=": "&=",
+    "^=": "^=",
+    "**": "pow operator",
+}
 _OP_RE = re.compile(
     "|".join(re.escape(o) for o in sorted(_MULTI_OPS, key=len, reverse=True))
     + r"|[-+*/%@()\[\]:,={}><.?!&^|~]"
@@ -1532,9 +1625,11 @@ class _Parser:
                 if container is None:
                     container = AliasInfo(alias.is_write)
                 container = AliasInfo(
-                    container.is_write, container._before, container._after,
+                    container.is_write,
+                    container._before,
+                    container._after,
                     container.contained + (alias,),
-                )  # fmt: skip
+                )
             alias = container
             if self.next_if("?"):
                 fake = SchemaType.optional_of(fake)
@@ -1611,9 +1706,14 @@ class _Parser:
             self.expect("None")
             return None
         if kind in (
-            "StringType", "OptionalType", "NumberType", "IntType", "BoolType", "FloatType",
+            "StringType",
+            "OptionalType",
+            "NumberType",
+            "IntType",
+            "BoolType",
+            "FloatType",
             "ComplexType",
-        ):  # fmt: skip
+        ):
             return self.parse_single_constant(kind, real)
         if kind == "DeviceObjType":
             s = self.string_value(self.expect("string_literal"))
@@ -1638,9 +1738,17 @@ class _Parser:
 
 
 _DICT_KEY_KINDS = frozenset(
-    {"AnyType", "IntType", "FloatType", "ComplexType", "TensorType", "DeviceObjType",
-     "StringType", "BoolType"}
-)  # fmt: skip
+    {
+        "AnyType",
+        "IntType",
+        "FloatType",
+        "ComplexType",
+        "TensorType",
+        "DeviceObjType",
+        "StringType",
+        "BoolType",
+    }
+)
 
 
 def _is_possibly_optional_scalar_type(t: SchemaType) -> bool:

@@ -107,8 +107,9 @@ class DecoderLayer(Module):
         super().__init__()
         self.input_layernorm = RMSNorm(cfg.hidden, eps=cfg.norm_eps, device=device, dtype=dtype)
         self.self_attn = Attention(cfg, device, dtype)
-        self.post_attention_layernorm = RMSNorm(cfg.hidden, eps=cfg.norm_eps, device=device,
-                                                dtype=dtype)  # fmt: skip
+        self.post_attention_layernorm = RMSNorm(
+            cfg.hidden, eps=cfg.norm_eps, device=device, dtype=dtype
+        )
         self.mlp = MLP(cfg, device, dtype)
 
     def forward(self, x: Tensor, cos: Tensor, sin: Tensor) -> Tensor:

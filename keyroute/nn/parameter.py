@@ -14,8 +14,10 @@ class _ParameterMeta(type):
     a parameter: it stays its own type, marked `_is_param` (as PyTorch's metaclass does)."""
 
     def __instancecheck__(cls, instance: Any) -> bool:
-        if cls is Parameter and isinstance(instance, Tensor) and getattr(
-            instance, "_is_param", False
+        if (
+            cls is Parameter
+            and isinstance(instance, Tensor)
+            and getattr(instance, "_is_param", False)
         ):
             return True
         return super().__instancecheck__(instance)

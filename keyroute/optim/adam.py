@@ -17,11 +17,22 @@ __all__ = ["Adam", "AdamW"]
 class Adam(Optimizer):
     _decoupled = False
 
-    def __init__(self, params: Any, lr: float = 1e-3, betas: tuple[float, float] = (0.9, 0.999),
-                 eps: float = 1e-8, weight_decay: float = 0, amsgrad: bool = False, *,
-                 foreach: bool | None = None, maximize: bool = False, capturable: bool = False,
-                 differentiable: bool = False, fused: bool | None = None,
-                 decoupled_weight_decay: bool = False) -> None:  # fmt: skip
+    def __init__(
+        self,
+        params: Any,
+        lr: float = 1e-3,
+        betas: tuple[float, float] = (0.9, 0.999),
+        eps: float = 1e-8,
+        weight_decay: float = 0,
+        amsgrad: bool = False,
+        *,
+        foreach: bool | None = None,
+        maximize: bool = False,
+        capturable: bool = False,
+        differentiable: bool = False,
+        fused: bool | None = None,
+        decoupled_weight_decay: bool = False,
+    ) -> None:
         if not 0.0 <= lr:
             raise ValueError(f"Invalid learning rate: {lr}")
         if not 0.0 <= eps:
@@ -32,10 +43,19 @@ class Adam(Optimizer):
             raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
         if not 0.0 <= weight_decay:
             raise ValueError(f"Invalid weight_decay value: {weight_decay}")
-        defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
-                        maximize=maximize, foreach=foreach, capturable=capturable,
-                        differentiable=differentiable, fused=fused,
-                        decoupled_weight_decay=decoupled_weight_decay or self._decoupled)  # fmt: skip
+        defaults = dict(
+            lr=lr,
+            betas=betas,
+            eps=eps,
+            weight_decay=weight_decay,
+            amsgrad=amsgrad,
+            maximize=maximize,
+            foreach=foreach,
+            capturable=capturable,
+            differentiable=differentiable,
+            fused=fused,
+            decoupled_weight_decay=decoupled_weight_decay or self._decoupled,
+        )
         super().__init__(params, defaults)
 
     def step(self, closure: Any = None) -> Any:
@@ -61,7 +81,9 @@ class Adam(Optimizer):
                         state["exp_avg"] = _creation.zeros_like(p, memory_format=_preserve())
                         state["exp_avg_sq"] = _creation.zeros_like(p, memory_format=_preserve())
                         if amsgrad:
-                            state["max_exp_avg_sq"] = _creation.zeros_like(p, memory_format=_preserve())
+                            state["max_exp_avg_sq"] = _creation.zeros_like(
+                                p, memory_format=_preserve()
+                            )
                     exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
                     step_t = state["step"]
                     step_t.add_(1)
@@ -98,10 +120,32 @@ class AdamW(Adam):
 
     _decoupled = True
 
-    def __init__(self, params: Any, lr: float = 1e-3, betas: tuple[float, float] = (0.9, 0.999),
-                 eps: float = 1e-8, weight_decay: float = 1e-2, amsgrad: bool = False, *,
-                 maximize: bool = False, foreach: bool | None = None, capturable: bool = False,
-                 differentiable: bool = False, fused: bool | None = None) -> None:  # fmt: skip
-        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, foreach=foreach,
-                         maximize=maximize, capturable=capturable, differentiable=differentiable,
-                         fused=fused, decoupled_weight_decay=True)  # fmt: skip
+    def __init__(
+        self,
+        params: Any,
+        lr: float = 1e-3,
+        betas: tuple[float, float] = (0.9, 0.999),
+        eps: float = 1e-8,
+        weight_decay: float = 1e-2,
+        amsgrad: bool = False,
+        *,
+        maximize: bool = False,
+        foreach: bool | None = None,
+        capturable: bool = False,
+        differentiable: bool = False,
+        fused: bool | None = None,
+    ) -> None:
+        super().__init__(
+            params,
+            lr,
+            betas,
+            eps,
+            weight_decay,
+            amsgrad,
+            foreach=foreach,
+            maximize=maximize,
+            capturable=capturable,
+            differentiable=differentiable,
+            fused=fused,
+            decoupled_weight_decay=True,
+        )

@@ -54,12 +54,18 @@ class Optimizer:
             param_group["params"] = list(params)
         for p in param_group["params"]:
             if not isinstance(p, Tensor):
-                raise TypeError(f"optimizer can only optimize Tensors, but one of the params is {type(p).__name__}")
+                raise TypeError(
+                    "optimizer can only optimize Tensors, but one of the params is "
+                    f"{type(p).__name__}"
+                )
             if not p.is_leaf:
                 raise ValueError("can't optimize a non-leaf Tensor")
         for name, default in self.defaults.items():
             if default is required and name not in param_group:
-                raise ValueError(f"parameter group didn't specify a value of required optimization parameter {name}")
+                raise ValueError(
+                    "parameter group didn't specify a value of required optimization parameter "
+                    f"{name}"
+                )
             param_group.setdefault(name, default)
         existing = {id(p) for g in self.param_groups for p in g["params"]}
         if any(id(p) in existing for p in param_group["params"]):
@@ -115,7 +121,11 @@ class Optimizer:
             p = id_map.get(int(k))
             if p is not None:
                 self.state[p] = {
-                    key: (val.to(dtype=p.dtype) if isinstance(val, Tensor) and key != "step" and val.is_floating_point() else val)
+                    key: (
+                        val.to(dtype=p.dtype)
+                        if isinstance(val, Tensor) and key != "step" and val.is_floating_point()
+                        else val
+                    )
                     for key, val in v.items()
                 }
         for g, s in zip(groups, saved):

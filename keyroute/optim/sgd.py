@@ -11,10 +11,20 @@ __all__ = ["SGD"]
 
 
 class SGD(Optimizer):
-    def __init__(self, params: Any, lr: float = 1e-3, momentum: float = 0, dampening: float = 0,
-                 weight_decay: float = 0, nesterov: bool = False, *, maximize: bool = False,
-                 foreach: bool | None = None, differentiable: bool = False,
-                 fused: bool | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        params: Any,
+        lr: float = 1e-3,
+        momentum: float = 0,
+        dampening: float = 0,
+        weight_decay: float = 0,
+        nesterov: bool = False,
+        *,
+        maximize: bool = False,
+        foreach: bool | None = None,
+        differentiable: bool = False,
+        fused: bool | None = None,
+    ) -> None:
         if lr is not required and lr < 0.0:
             raise ValueError(f"Invalid learning rate: {lr}")
         if momentum < 0.0:
@@ -23,9 +33,17 @@ class SGD(Optimizer):
             raise ValueError(f"Invalid weight_decay value: {weight_decay}")
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
-        defaults = dict(lr=lr, momentum=momentum, dampening=dampening, weight_decay=weight_decay,
-                        nesterov=nesterov, maximize=maximize, foreach=foreach,
-                        differentiable=differentiable, fused=fused)  # fmt: skip
+        defaults = dict(
+            lr=lr,
+            momentum=momentum,
+            dampening=dampening,
+            weight_decay=weight_decay,
+            nesterov=nesterov,
+            maximize=maximize,
+            foreach=foreach,
+            differentiable=differentiable,
+            fused=fused,
+        )
         super().__init__(params, defaults)
 
     def step(self, closure: Any = None) -> Any:

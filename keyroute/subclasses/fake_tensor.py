@@ -109,19 +109,58 @@ class FakeTensorDeviceMismatchError(RuntimeError):
 
 
 # Operators whose output depends on data (checked on a miss only: they are never cached).
-_DATA_DEPENDENT = frozenset({
-    "aten::_local_scalar_dense", "aten::equal", "aten::allclose", "aten::is_nonzero",
-})  # fmt: skip
-_DYNAMIC_SHAPE = frozenset({
-    "aten::nonzero", "aten::masked_select", "aten::unique", "aten::_unique", "aten::_unique2",
-    "aten::unique_dim", "aten::unique_consecutive", "aten::bincount",
-    "aten::repeat_interleave.Tensor", "aten::nonzero_numpy", "aten::_ragged_idx",
-})  # fmt: skip
-_RANDOM_PREFIXES = ("rand", "normal", "uniform", "bernoulli", "dropout", "native_dropout",
-                    "random", "multinomial", "exponential", "poisson", "cauchy", "geometric",
-                    "log_normal")  # fmt: skip
-_ATOMS = frozenset({int, float, bool, complex, str, type(None), Device, _dtype_cls, _layout_cls,
-                    _memory_format_cls})  # fmt: skip
+_DATA_DEPENDENT = frozenset(
+    {
+        "aten::_local_scalar_dense",
+        "aten::equal",
+        "aten::allclose",
+        "aten::is_nonzero",
+    }
+)
+_DYNAMIC_SHAPE = frozenset(
+    {
+        "aten::nonzero",
+        "aten::masked_select",
+        "aten::unique",
+        "aten::_unique",
+        "aten::_unique2",
+        "aten::unique_dim",
+        "aten::unique_consecutive",
+        "aten::bincount",
+        "aten::repeat_interleave.Tensor",
+        "aten::nonzero_numpy",
+        "aten::_ragged_idx",
+    }
+)
+_RANDOM_PREFIXES = (
+    "rand",
+    "normal",
+    "uniform",
+    "bernoulli",
+    "dropout",
+    "native_dropout",
+    "random",
+    "multinomial",
+    "exponential",
+    "poisson",
+    "cauchy",
+    "geometric",
+    "log_normal",
+)
+_ATOMS = frozenset(
+    {
+        int,
+        float,
+        bool,
+        complex,
+        str,
+        type(None),
+        Device,
+        _dtype_cls,
+        _layout_cls,
+        _memory_format_cls,
+    }
+)
 
 
 class _Bypass(Exception):
@@ -164,10 +203,17 @@ class FakeTensor(Tensor):
     #: A real tensor with this fake's value (at most CONSTANT_NUMEL_LIMIT elements), or None.
     constant: Tensor | None = None
 
-    def __new__(cls, fake_mode: Any = None, elem: Any = None, device: Any = None,
-                constant: Tensor | None = None) -> FakeTensor:  # fmt: skip
-        if not isinstance(fake_mode, FakeTensorMode) or not isinstance(elem, Tensor) or (
-            not isinstance(elem._data, MetaArray)
+    def __new__(
+        cls,
+        fake_mode: Any = None,
+        elem: Any = None,
+        device: Any = None,
+        constant: Tensor | None = None,
+    ) -> FakeTensor:
+        if (
+            not isinstance(fake_mode, FakeTensorMode)
+            or not isinstance(elem, Tensor)
+            or (not isinstance(elem._data, MetaArray))
         ):
             raise TypeError("FakeTensor(fake_mode, elem, device): elem must be a meta tensor")
         f = _make_fake(fake_mode, elem._data, elem._dtype, Device(device))
@@ -253,8 +299,9 @@ class FakeTensorConverter:
         self.tensor_memo: dict[int, tuple[weakref.ref[Any], FakeTensor]] = {}
         self.storage_memo: dict[int, tuple[weakref.ref[Any], MetaStorage]] = {}
 
-    def from_real_tensor(self, fake_mode: FakeTensorMode, t: Tensor, *,
-                         make_constant: bool = False, **ignored: Any) -> FakeTensor:  # fmt: skip
+    def from_real_tensor(
+        self, fake_mode: FakeTensorMode, t: Tensor, *, make_constant: bool = False, **ignored: Any
+    ) -> FakeTensor:
         hit = self.tensor_memo.get(id(t))
         if hit is not None and hit[0]() is t and hit[1].fake_mode is fake_mode:
             f = hit[1]
@@ -269,13 +316,20 @@ class FakeTensorConverter:
                 storage = base._data.storage
             else:
                 storage = self._storage(data.storage, data.storage_nbytes)
-            meta = new_meta_array(data.shape, data.stride, data.dtype, data.offset,
-                                  data.storage_nbytes, storage)  # fmt: skip
+            meta = new_meta_array(
+                data.shape, data.stride, data.dtype, data.offset, data.storage_nbytes, storage
+            )
         else:
             root = _root_array(data)
             storage = base._data.storage if base is not None else self._storage(root, root.nbytes)
-            meta = new_meta_array(tuple(data.shape), tuple(t.stride()), data.dtype,
-                                  t.storage_offset(), root.nbytes, storage)  # fmt: skip
+            meta = new_meta_array(
+                tuple(data.shape),
+                tuple(t.stride()),
+                data.dtype,
+                t.storage_offset(),
+                root.nbytes,
+                storage,
+            )
         f = _make_fake(fake_mode, meta, t._dtype, t.device)
         if base is not None:
             f._base = base
@@ -316,9 +370,16 @@ class FakeTensorMode(TorchDispatchMode):
     cache_misses = 0
     cache_bypasses: dict[str, int] = {}
 
-    def __init__(self, *, allow_fallback_kernels: bool = True, allow_non_fake_inputs: bool = False,
-                 shape_env: Any = None, static_shapes: Any = None, export: bool = False,
-                 **ignored: Any) -> None:  # fmt: skip
+    def __init__(
+        self,
+        *,
+        allow_fallback_kernels: bool = True,
+        allow_non_fake_inputs: bool = False,
+        shape_env: Any = None,
+        static_shapes: Any = None,
+        export: bool = False,
+        **ignored: Any,
+    ) -> None:
         super().__init__()
         self.allow_fallback_kernels = allow_fallback_kernels
         self.allow_non_fake_inputs = allow_non_fake_inputs
@@ -329,8 +390,15 @@ class FakeTensorMode(TorchDispatchMode):
         self.cache_enabled = True
 
     # -- conversions -------------------------------------------------------------------------
-    def from_tensor(self, tensor: Tensor, *, static_shapes: Any = None, source: Any = None,
-                    symbolic_context: Any = None, trace: bool = True) -> FakeTensor:  # fmt: skip
+    def from_tensor(
+        self,
+        tensor: Tensor,
+        *,
+        static_shapes: Any = None,
+        source: Any = None,
+        symbolic_context: Any = None,
+        trace: bool = True,
+    ) -> FakeTensor:
         """A FakeTensor of this mode with `tensor`'s metadata and device (memoised)."""
         if isinstance(tensor, FakeTensor) and tensor.fake_mode is self:
             return tensor
@@ -348,8 +416,12 @@ class FakeTensorMode(TorchDispatchMode):
     def cache_info(cls) -> DispatchCacheInfo:
         """Hits, misses, bypasses by reason and entries of the shared dispatch cache."""
         size = sum(len(c) for c in _op_caches.values())
-        return DispatchCacheInfo(FakeTensorMode.cache_hits, FakeTensorMode.cache_misses,
-                                 dict(FakeTensorMode.cache_bypasses), size)  # fmt: skip
+        return DispatchCacheInfo(
+            FakeTensorMode.cache_hits,
+            FakeTensorMode.cache_misses,
+            dict(FakeTensorMode.cache_bypasses),
+            size,
+        )
 
     @classmethod
     def cache_clear(cls) -> None:
@@ -382,11 +454,20 @@ class FakeTensorMode(TorchDispatchMode):
                 for a in args:
                     if a.__class__ is FakeTensor:
                         if a.fake_mode is not self or a.constant is not None:
-                            raise _Bypass("non-fake tensor" if a.fake_mode is not self
-                                          else "constant")  # fmt: skip
+                            raise _Bypass(
+                                "non-fake tensor" if a.fake_mode is not self else "constant"
+                            )
                         d = a._data
-                        parts.append((d.shape, d.stride, d.offset, d.storage_nbytes, a._dtype,
-                                      id(a.fake_device)))  # fmt: skip
+                        parts.append(
+                            (
+                                d.shape,
+                                d.stride,
+                                d.offset,
+                                d.storage_nbytes,
+                                a._dtype,
+                                id(a.fake_device),
+                            )
+                        )
                     else:
                         parts.append(self._key(a))
                 if kwargs:
@@ -437,8 +518,7 @@ class FakeTensorMode(TorchDispatchMode):
         tag = entry[0]
         if tag == "new":
             shape, stride, npdt, offset, nbytes, dt, device = entry[1]
-            return _make_fake(self, new_meta_array(shape, stride, npdt, offset, nbytes), dt,
-                              device)  # fmt: skip
+            return _make_fake(self, new_meta_array(shape, stride, npdt, offset, nbytes), dt, device)
         if tag == "view":
             where = entry[1]
             src = args[where] if where.__class__ is int else kwargs[where]
@@ -449,8 +529,14 @@ class FakeTensorMode(TorchDispatchMode):
             return entry[1]
         return tag(self._rebuild(e, args, kwargs) for e in entry[1])
 
-    def _dispatch(self, func: Any, args: tuple[Any, ...], kwargs: dict[str, Any], key: Any,
-                  cache: dict[Any, Any] | None) -> Any:  # fmt: skip
+    def _dispatch(
+        self,
+        func: Any,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        key: Any,
+        cache: dict[Any, Any] | None,
+    ) -> Any:
         """The full path: checks, conversion to meta, the Meta kernel, wrapping (and caching
         when `key` is given and the call can be cached)."""
         name = func.qualified_name()
@@ -512,8 +598,9 @@ class FakeTensorMode(TorchDispatchMode):
             cache[key] = entry
         return self._wrap(out, device, metas)
 
-    def _validate(self, func: Any, args: tuple[Any, ...],
-                  kwargs: dict[str, Any]) -> list[FakeTensor]:  # fmt: skip
+    def _validate(
+        self, func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> list[FakeTensor]:
         """The fake tensor arguments (lists flattened); a real or foreign fake tensor is an
         error unless allow_non_fake_inputs (then it is converted, in place in the lists)."""
         fakes: list[FakeTensor] = []
@@ -581,8 +668,9 @@ class FakeTensorMode(TorchDispatchMode):
         return out
 
     # -- custom operators -------------------------------------------------------------------
-    def _run_fake_impl(self, func: Any, kernel: Any, args: tuple[Any, ...],
-                       kwargs: dict[str, Any]) -> Any:  # fmt: skip
+    def _run_fake_impl(
+        self, func: Any, kernel: Any, args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> Any:
         """A custom operator's fake implementation, on the fake tensors with this mode active
         (factories inside it make fakes, as in PyTorch)."""
         with self:
@@ -597,8 +685,14 @@ class FakeTensorMode(TorchDispatchMode):
                 return (a.constant.item(),)
         return None
 
-    def _dispatch_constants(self, func: Any, args: tuple[Any, ...], kwargs: dict[str, Any],
-                            fakes: list[FakeTensor], device: Device) -> Any:  # fmt: skip
+    def _dispatch_constants(
+        self,
+        func: Any,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        fakes: list[FakeTensor],
+        device: Device,
+    ) -> Any:
         """Some argument carries a value: run the metadata path, and also the real operator
         on the values when every tensor argument has one (PyTorch's constant propagation)."""
         _bypass("constant")
@@ -609,6 +703,7 @@ class FakeTensorMode(TorchDispatchMode):
         schema = func._schema
         written = [i for i, a in enumerate(schema.arguments) if a.is_write] if schema else []
         if all(f.constant is not None for f in fakes) and not _is_random(func):
+
             def real(v: Any) -> Any:
                 if isinstance(v, (list, tuple)):
                     return type(v)(real(x) for x in v)
@@ -687,8 +782,9 @@ def _common_device(func: Any, fakes: list[FakeTensor]) -> Device:
     return common
 
 
-def _describe(out: Any, margs: tuple[Any, ...], mkwargs: dict[str, Any], device: Device,
-              views: bool) -> Any:  # fmt: skip
+def _describe(
+    out: Any, margs: tuple[Any, ...], mkwargs: dict[str, Any], device: Device, views: bool
+) -> Any:
     """The cache entry of a meta result (raises _Bypass when it has no rebuild rule)."""
     cls = out.__class__
     if cls is list or cls is tuple:
@@ -768,4 +864,3 @@ def _render_call(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> st
     with printoptions(threshold=0, edgeitems=0):
         parts = [repr(a) for a in args] + [f"{k}={v!r}" for k, v in kwargs.items()]
     return f"{func}({', '.join(parts)})"
-

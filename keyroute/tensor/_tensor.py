@@ -251,8 +251,10 @@ class Tensor:
         """Whether the strides are the row-major ones (or channels-last ones, if asked)."""
         mf = None
         if memory_format is not None:
-            mf = memory_format if isinstance(memory_format, memory_format_cls) else (
-                to_memory_format(memory_format)
+            mf = (
+                memory_format
+                if isinstance(memory_format, memory_format_cls)
+                else (to_memory_format(memory_format))
             )
         if self._data.size == 0:
             return True  # PyTorch: every empty tensor is contiguous, in every format
@@ -341,8 +343,14 @@ class Tensor:
 
         return ops.aten._local_scalar_dense.default(self)
 
-    def __dlpack__(self, *, stream: Any = None, max_version: Any = None, dl_device: Any = None,
-                   copy: Any = None) -> Any:  # fmt: skip
+    def __dlpack__(
+        self,
+        *,
+        stream: Any = None,
+        max_version: Any = None,
+        dl_device: Any = None,
+        copy: Any = None,
+    ) -> Any:
         """A DLPack capsule sharing the tensor's memory (NumPy's exporter)."""
         if self.requires_grad:
             raise BufferError("Can't export tensors that require gradient, use tensor.detach()")
@@ -442,14 +450,28 @@ class Tensor:
         state = dict(self.__dict__) if self.__dict__ else None
         data = self._data
         if data.__class__ is MetaArray:
-            args = (data.shape, data.stride, data.offset, data.storage_nbytes, self._dtype,
-                    self.requires_grad, state)  # fmt: skip
+            args = (
+                data.shape,
+                data.stride,
+                data.offset,
+                data.storage_nbytes,
+                self._dtype,
+                self.requires_grad,
+                state,
+            )
             return (_creation.rebuild_meta_tensor, args)
         root, offset = _storage_of(data)
         # The whole storage travels, as PyTorch's does: views keep their geometry; copy.copy
         # shares it; each pickled tensor carries its own copy (as each PyTorch storage does).
-        args = (_StorageRef(root), self._dtype, tuple(data.shape), self.stride(), offset,
-                self.requires_grad, state)  # fmt: skip
+        args = (
+            _StorageRef(root),
+            self._dtype,
+            tuple(data.shape),
+            self.stride(),
+            offset,
+            self.requires_grad,
+            state,
+        )
         return (_creation.rebuild_tensor, args)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Tensor:
@@ -561,8 +583,9 @@ def _storage_of(data: np.ndarray) -> tuple[np.ndarray, int]:
     return compact, 0
 
 
-def _view_into(root: np.ndarray, np_dtype: Any, shape: tuple[int, ...], stride: tuple[int, ...],
-               offset: int) -> np.ndarray:  # fmt: skip
+def _view_into(
+    root: np.ndarray, np_dtype: Any, shape: tuple[int, ...], stride: tuple[int, ...], offset: int
+) -> np.ndarray:
     """A view of flat storage `root` with element strides and offset (a tensor's geometry)."""
     flat = root.reshape(-1)
     if flat.dtype != np_dtype:

@@ -18,9 +18,21 @@ __all__ = ["Device", "device", "default_device", "DEVICE_TYPES"]
 
 # Device type -> backend component index (BackendComponent numbering, CPU = 1 ... Meta = 16).
 DEVICE_TYPES = {
-    "cpu": 1, "cuda": 2, "hip": 3, "xla": 4, "mps": 5, "ipu": 6, "xpu": 7, "hpu": 8, "ve": 9,
-    "lazy": 10, "mtia": 11, "maia": 12, "privateuseone": 13, "meta": 16,
-}  # fmt: skip
+    "cpu": 1,
+    "cuda": 2,
+    "hip": 3,
+    "xla": 4,
+    "mps": 5,
+    "ipu": 6,
+    "xpu": 7,
+    "hpu": 8,
+    "ve": 9,
+    "lazy": 10,
+    "mtia": 11,
+    "maia": 12,
+    "privateuseone": 13,
+    "meta": 16,
+}
 
 
 class Device:

@@ -99,17 +99,34 @@ complex64 = dtype("complex64", np.complex64, 9, "ComplexFloat")
 complex128 = dtype("complex128", np.complex128, 10, "ComplexDouble")
 
 ALL_DTYPES = (
-    bool_, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64, complex64,
+    bool_,
+    uint8,
+    int8,
+    int16,
+    int32,
+    int64,
+    float16,
+    bfloat16,
+    float32,
+    float64,
+    complex64,
     complex128,
-)  # fmt: skip
+)
 _PICKLE_NAMES = {d.name: ("bool_" if d.name == "bool" else d.name) for d in ALL_DTYPES}
 _BY_NP: dict[np.dtype, dtype] = {d.np: d for d in ALL_DTYPES}
 _BY_SCALAR_TYPE: dict[int, dtype] = {d.scalar_type: d for d in ALL_DTYPES}
 _BY_NAME: dict[str, dtype] = {d.name: d for d in ALL_DTYPES}
 _BY_NAME.update(
-    float=float32, double=float64, half=float16, long=int64, int=int32, short=int16,
-    cfloat=complex64, cdouble=complex128, bool_=bool_,
-)  # fmt: skip
+    float=float32,
+    double=float64,
+    half=float16,
+    long=int64,
+    int=int32,
+    short=int16,
+    cfloat=complex64,
+    cdouble=complex128,
+    bool_=bool_,
+)
 
 
 def to_dtype(x: object) -> dtype:

@@ -62,8 +62,9 @@ def set_printoptions(
     """Set how tensors print (torch.set_printoptions). `sci_mode` is always set: None restores
     the automatic choice."""
     if profile is not None and profile in _PROFILES:
-        (PRINT_OPTS.precision, PRINT_OPTS.threshold, PRINT_OPTS.edgeitems,
-         PRINT_OPTS.linewidth) = _PROFILES[profile]  # fmt: skip
+        (PRINT_OPTS.precision, PRINT_OPTS.threshold, PRINT_OPTS.edgeitems, PRINT_OPTS.linewidth) = (
+            _PROFILES[profile]
+        )
     if precision is not None:
         PRINT_OPTS.precision = precision
     if threshold is not None:
@@ -175,8 +176,9 @@ def _scalar_str(a: np.ndarray, f1: _Formatter, f2: _Formatter | None) -> str:
     return f1.format(value)
 
 
-def _vector_str(a: np.ndarray, indent: int, summarize: bool, f1: _Formatter,
-                f2: _Formatter | None) -> str:  # fmt: skip
+def _vector_str(
+    a: np.ndarray, indent: int, summarize: bool, f1: _Formatter, f2: _Formatter | None
+) -> str:
     element_length = f1.max_width + 2
     if f2 is not None:
         element_length += f2.max_width + 1  # the imaginary part and its "j"
@@ -198,8 +200,9 @@ def _vector_str(a: np.ndarray, indent: int, summarize: bool, f1: _Formatter,
     return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
 
 
-def _nd_str(a: np.ndarray, indent: int, summarize: bool, f1: _Formatter,
-            f2: _Formatter | None) -> str:  # fmt: skip
+def _nd_str(
+    a: np.ndarray, indent: int, summarize: bool, f1: _Formatter, f2: _Formatter | None
+) -> str:
     dim = a.ndim
     if dim == 0:
         return _scalar_str(a, f1, f2)

@@ -35,7 +35,12 @@ __all__ = ["make_wrapper_subclass", "keys_for_device", "PYTHON_KEYS"]
 
 DK = DispatchKey
 PYTHON_KEYS = key_bits(DK.Python) | key_bits(DK.PythonTLSSnapshot)
-_AUTOCAST = {"cpu": DK.AutocastCPU, "cuda": DK.AutocastCUDA, "xpu": DK.AutocastXPU, "mps": DK.AutocastMPS}
+_AUTOCAST = {
+    "cpu": DK.AutocastCPU,
+    "cuda": DK.AutocastCUDA,
+    "xpu": DK.AutocastXPU,
+    "mps": DK.AutocastMPS,
+}
 
 
 def keys_for_device(device: Device) -> int:
@@ -69,8 +74,12 @@ def make_wrapper_subclass(
 ) -> Any:
     dt = get_default_dtype() if dtype is None else to_dtype(dtype)
     dev = default_device() if device is None else Device(device)
-    meta = MetaArray(tuple(int(s) for s in size), None if strides is None else tuple(strides),
-                     dt.np, storage_offset or 0)  # fmt: skip
+    meta = MetaArray(
+        tuple(int(s) for s in size),
+        None if strides is None else tuple(strides),
+        dt.np,
+        storage_offset or 0,
+    )
     ks = keys_for_device(dev) | PYTHON_KEYS
     t = make_tensor(meta, dt, ks, cls)
     if dev.index is not None or dev.type not in ("cpu", "meta"):

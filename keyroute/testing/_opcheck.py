@@ -240,8 +240,9 @@ def _forwards_backwards(op: OpOverload, args: Any, kwargs: Any) -> tuple[Any, An
     return out, autograd_grad(total, diff, allow_unused=True)
 
 
-def aot_dispatch_check(op: OpOverload, args: tuple[Any, ...], kwargs: dict[str, Any],
-                       dynamic: bool = True) -> None:  # fmt: skip
+def aot_dispatch_check(
+    op: OpOverload, args: tuple[Any, ...], kwargs: dict[str, Any], dynamic: bool = True
+) -> None:
     from ..subclasses.fake_tensor import FakeTensorMode
 
     if any(_is_abstract(t) for t in _flat((args, kwargs))):

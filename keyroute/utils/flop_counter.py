@@ -113,8 +113,9 @@ def mm_flop(a_shape: Any, b_shape: Any, *args: Any, out_shape: Any = None, **kwa
 
 
 @register_flop_formula("aten::addmm")
-def addmm_flop(self_shape: Any, a_shape: Any, b_shape: Any, out_shape: Any = None,
-               **kwargs: Any) -> int:  # fmt: skip
+def addmm_flop(
+    self_shape: Any, a_shape: Any, b_shape: Any, out_shape: Any = None, **kwargs: Any
+) -> int:
     """Count flops for addmm (the addition is not counted)."""
     return mm_flop(a_shape, b_shape)
 
@@ -132,8 +133,9 @@ def bmm_flop(a_shape: Any, b_shape: Any, out_shape: Any = None, **kwargs: Any) -
 
 
 @register_flop_formula("aten::baddbmm")
-def baddbmm_flop(self_shape: Any, a_shape: Any, b_shape: Any, out_shape: Any = None,
-                 **kwargs: Any) -> int:  # fmt: skip
+def baddbmm_flop(
+    self_shape: Any, a_shape: Any, b_shape: Any, out_shape: Any = None, **kwargs: Any
+) -> int:
     """Count flops for the baddbmm operation (the addition is not counted)."""
     return bmm_flop(a_shape, b_shape)
 
@@ -147,12 +149,27 @@ def conv_flop_count(x_shape: Any, w_shape: Any, out_shape: Any, transposed: bool
     return prod(conv_shape) * prod(filter_size) * batch_size * c_out * c_in * 2
 
 
-@register_flop_formula(["aten::convolution", "aten::_convolution", "aten::cudnn_convolution",
-                        "aten::_slow_conv2d_forward",
-                        "aten::convolution_overrideable"])  # fmt: skip
-def conv_flop(x_shape: Any, w_shape: Any, _bias: Any, _stride: Any, _padding: Any,
-              _dilation: Any, transposed: bool, *args: Any, out_shape: Any = None,
-              **kwargs: Any) -> int:  # fmt: skip
+@register_flop_formula(
+    [
+        "aten::convolution",
+        "aten::_convolution",
+        "aten::cudnn_convolution",
+        "aten::_slow_conv2d_forward",
+        "aten::convolution_overrideable",
+    ]
+)
+def conv_flop(
+    x_shape: Any,
+    w_shape: Any,
+    _bias: Any,
+    _stride: Any,
+    _padding: Any,
+    _dilation: Any,
+    transposed: bool,
+    *args: Any,
+    out_shape: Any = None,
+    **kwargs: Any,
+) -> int:
     """Count flops for convolution."""
     return conv_flop_count(x_shape, w_shape, out_shape, transposed=transposed)
 
@@ -162,10 +179,21 @@ def _t(shape: Any) -> list[int]:
 
 
 @register_flop_formula("aten::convolution_backward")
-def conv_backward_flop(grad_out_shape: Any, x_shape: Any, w_shape: Any, _bias: Any,
-                       _stride: Any, _padding: Any, _dilation: Any, transposed: bool,
-                       _output_padding: Any, _groups: Any, output_mask: Any, out_shape: Any,
-                       **kwargs: Any) -> int:  # fmt: skip
+def conv_backward_flop(
+    grad_out_shape: Any,
+    x_shape: Any,
+    w_shape: Any,
+    _bias: Any,
+    _stride: Any,
+    _padding: Any,
+    _dilation: Any,
+    transposed: bool,
+    _output_padding: Any,
+    _groups: Any,
+    output_mask: Any,
+    out_shape: Any,
+    **kwargs: Any,
+) -> int:
     """Count flops for the convolution backward: grad_input is a transposed convolution of
     grad_out with the weight, grad_weight a convolution of the input with grad_out."""
     flops = 0
@@ -200,17 +228,28 @@ def sdpa_flop_count(query_shape: Any, key_shape: Any, value_shape: Any) -> int:
     )
 
 
-@register_flop_formula(["aten::_scaled_dot_product_efficient_attention",
-                        "aten::_scaled_dot_product_flash_attention",
-                        "aten::_scaled_dot_product_cudnn_attention"])  # fmt: skip
-def sdpa_flop(query_shape: Any, key_shape: Any, value_shape: Any, *args: Any,
-              out_shape: Any = None, **kwargs: Any) -> int:  # fmt: skip
+@register_flop_formula(
+    [
+        "aten::_scaled_dot_product_efficient_attention",
+        "aten::_scaled_dot_product_flash_attention",
+        "aten::_scaled_dot_product_cudnn_attention",
+    ]
+)
+def sdpa_flop(
+    query_shape: Any,
+    key_shape: Any,
+    value_shape: Any,
+    *args: Any,
+    out_shape: Any = None,
+    **kwargs: Any,
+) -> int:
     """Count flops for self-attention."""
     return sdpa_flop_count(query_shape, key_shape, value_shape)
 
 
-def sdpa_backward_flop_count(grad_out_shape: Any, query_shape: Any, key_shape: Any,
-                             value_shape: Any) -> int:  # fmt: skip
+def sdpa_backward_flop_count(
+    grad_out_shape: Any, query_shape: Any, key_shape: Any, value_shape: Any
+) -> int:
     """Count flops for the attention backward: the scores again, then four products."""
     b, h_q, s_q, d_q = query_shape
     b2, h_kv, s_k, d2 = key_shape
@@ -237,11 +276,22 @@ def sdpa_backward_flop_count(grad_out_shape: Any, query_shape: Any, key_shape: A
     )
 
 
-@register_flop_formula(["aten::_scaled_dot_product_efficient_attention_backward",
-                        "aten::_scaled_dot_product_flash_attention_backward",
-                        "aten::_scaled_dot_product_cudnn_attention_backward"])  # fmt: skip
-def sdpa_backward_flop(grad_out_shape: Any, query_shape: Any, key_shape: Any, value_shape: Any,
-                       *args: Any, out_shape: Any = None, **kwargs: Any) -> int:  # fmt: skip
+@register_flop_formula(
+    [
+        "aten::_scaled_dot_product_efficient_attention_backward",
+        "aten::_scaled_dot_product_flash_attention_backward",
+        "aten::_scaled_dot_product_cudnn_attention_backward",
+    ]
+)
+def sdpa_backward_flop(
+    grad_out_shape: Any,
+    query_shape: Any,
+    key_shape: Any,
+    value_shape: Any,
+    *args: Any,
+    out_shape: Any = None,
+    **kwargs: Any,
+) -> int:
     """Count flops for self-attention backward."""
     return sdpa_backward_flop_count(grad_out_shape, query_shape, key_shape, value_shape)
 
@@ -275,9 +325,12 @@ def _tabulate(rows: list[list[str]], header: list[str]) -> str:
         cells = [r[0].ljust(widths[0]), r[1].rjust(widths[1]), r[2].rjust(widths[2])]
         return "  ".join(cells).rstrip()
 
-    out = ["  ".join([header[0].ljust(widths[0]), header[1].rjust(widths[1]),
-                      header[2].rjust(widths[2])]),  # fmt: skip
-           "  ".join("-" * w for w in widths)]  # fmt: skip
+    out = [
+        "  ".join(
+            [header[0].ljust(widths[0]), header[1].rjust(widths[1]), header[2].rjust(widths[2])]
+        ),
+        "  ".join("-" * w for w in widths),
+    ]
     out.extend(line(r) for r in rows)
     return "\n".join(out)
 
@@ -286,15 +339,21 @@ class FlopCounterMode:
     """Count the FLOPs of the operators run inside the block, per module (torch's
     FlopCounterMode). `mods` is accepted and ignored (with PyTorch's warning)."""
 
-    def __init__(self, mods: Any = None, depth: int = 2, display: bool = True,
-                 custom_mapping: dict[Any, Any] | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        mods: Any = None,
+        depth: int = 2,
+        display: bool = True,
+        custom_mapping: dict[Any, Any] | None = None,
+    ) -> None:
         self.flop_counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
         self.depth = depth
         self.display = display
         self.mode: _FlopCounterMode | None = None
         if mods is not None:
-            warnings.warn("mods argument is not needed anymore, you can stop passing it",
-                          stacklevel=2)  # fmt: skip
+            warnings.warn(
+                "mods argument is not needed anymore, you can stop passing it", stacklevel=2
+            )
         self.flop_registry = dict(flop_registry)
         for k, v in (custom_mapping or {}).items():
             self.flop_registry[_packet_name(k)] = (
@@ -324,11 +383,21 @@ class FlopCounterMode:
             total = sum(self.flop_counts[name].values())
             subsumed |= total >= global_flops
             pad = " " * level
-            rows = [[pad + name, convert_num_with_suffix(total, suffix),
-                     convert_to_percent_str(total, global_flops)]]  # fmt: skip
+            rows = [
+                [
+                    pad + name,
+                    convert_num_with_suffix(total, suffix),
+                    convert_to_percent_str(total, global_flops),
+                ]
+            ]
             for k, v in self.flop_counts[name].items():
-                rows.append([pad + " - " + str(k), convert_num_with_suffix(v, suffix),
-                             convert_to_percent_str(v, global_flops)])  # fmt: skip
+                rows.append(
+                    [
+                        pad + " - " + str(k),
+                        convert_num_with_suffix(v, suffix),
+                        convert_to_percent_str(v, global_flops),
+                    ]
+                )
             return rows
 
         values: list[list[str]] = []

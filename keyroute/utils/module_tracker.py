@@ -104,8 +104,10 @@ class ModuleTracker:
             register_module_forward_pre_hook,
         )
 
-        self._handles = [register_module_forward_pre_hook(self._fw_pre_hook),
-                         register_module_forward_hook(self._fw_post_hook)]  # fmt: skip
+        self._handles = [
+            register_module_forward_pre_hook(self._fw_pre_hook),
+            register_module_forward_hook(self._fw_post_hook),
+        ]
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -15,8 +15,9 @@ class ProgressBar:
     `unit` names what is counted; `extra` (a string) is printed after the rate, e.g. a loss.
     """
 
-    def __init__(self, total: int, unit: str = "items", width: int = 30,
-                 stream: TextIO | None = None) -> None:
+    def __init__(
+        self, total: int, unit: str = "items", width: int = 30, stream: TextIO | None = None
+    ) -> None:
         self.total, self.unit, self.width = total, unit, width
         self.stream = stream if stream is not None else sys.stderr
         self.start = time.perf_counter()

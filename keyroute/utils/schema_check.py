@@ -143,8 +143,7 @@ class SchemaCheckMode(TorchDispatchMode):
         self.ops.append(op_name)
         params = schema.arguments
         values = bind_args(schema, tuple(args), kwargs)
-        before = [[_snapshot(t) for t in _leaves(v)] if v is not _MISSING else None
-                  for v in values]  # fmt: skip
+        before = [[_snapshot(t) for t in _leaves(v)] if v is not _MISSING else None for v in values]
         out = func(*args, **kwargs)
         outs = out if isinstance(out, tuple) else (out,)
         for i, p in enumerate(params):

@@ -18,8 +18,15 @@ Make = Callable[[Any, np.random.Generator], tuple[str, tuple[Any, ...], dict[str
 CASES: dict[str, Make] = {}
 
 
-def t(M: Any, rng: np.random.Generator, *shape: int, low: float = -2, high: float = 2,
-      grad: bool = True, positive: bool = False) -> Any:  # fmt: skip
+def t(
+    M: Any,
+    rng: np.random.Generator,
+    *shape: int,
+    low: float = -2,
+    high: float = 2,
+    grad: bool = True,
+    positive: bool = False,
+) -> Any:
     a = rng.uniform(0.5 if positive else low, high, shape)
     out = M.from_numpy(a.astype(np.float64))
     return out.requires_grad_(True) if grad else out
@@ -45,10 +52,18 @@ def case(name: str, op: str | None = None) -> Callable[[Callable[..., Any]], Cal
     return deco
 
 
-def _simple(name: str, *shapes: tuple[int, ...], extra: tuple[Any, ...] = (), kwargs: Any = None,
-            positive: bool = False, op: str | None = None) -> None:  # fmt: skip
+def _simple(
+    name: str,
+    *shapes: tuple[int, ...],
+    extra: tuple[Any, ...] = (),
+    kwargs: Any = None,
+    positive: bool = False,
+    op: str | None = None,
+) -> None:
     def fn(M: Any, rng: np.random.Generator) -> tuple[tuple[Any, ...], dict[str, Any]]:
-        return tuple(t(M, rng, *s, positive=positive) for s in shapes) + tuple(extra), dict(kwargs or {})
+        return tuple(t(M, rng, *s, positive=positive) for s in shapes) + tuple(extra), dict(
+            kwargs or {}
+        )
 
     case(name, op)(fn)
 
@@ -82,9 +97,34 @@ _simple("clamp", (5,), extra=(-0.5, 0.5))
 _simple("clamp_min", (5,), extra=(0.0,))
 _simple("clamp_max", (5,), extra=(0.0,))
 _simple("clamp.Tensor", (5,), (5,), (5,))
-for _n in ("exp", "exp2", "expm1", "sin", "cos", "tanh", "sigmoid", "erf", "erfc", "atan",
-           "sinh", "cosh", "asinh", "abs", "frac", "relu", "silu", "mish", "hardsigmoid",
-           "hardswish", "softplus", "leaky_relu", "hardtanh", "elu", "celu", "nan_to_num"):  # fmt: skip
+for _n in (
+    "exp",
+    "exp2",
+    "expm1",
+    "sin",
+    "cos",
+    "tanh",
+    "sigmoid",
+    "erf",
+    "erfc",
+    "atan",
+    "sinh",
+    "cosh",
+    "asinh",
+    "abs",
+    "frac",
+    "relu",
+    "silu",
+    "mish",
+    "hardsigmoid",
+    "hardswish",
+    "softplus",
+    "leaky_relu",
+    "hardtanh",
+    "elu",
+    "celu",
+    "nan_to_num",
+):
     _simple(_n, (2, 3))
 for _n in ("log", "log1p", "log2", "log10", "sqrt", "rsqrt", "reciprocal", "tan"):
     _simple(_n, (2, 3), positive=True)
@@ -92,7 +132,9 @@ case("acosh")(lambda M, rng: ((t(M, rng, 2, 3, low=1.2, high=3),), {}))
 for _n in ("ceil", "floor", "round", "trunc", "sign", "sgn"):
     _simple(_n, (2, 3))
 case("round.decimals")(lambda M, rng: ((t(M, rng, 4),), {"decimals": 2}))
-case("div.Tensor_mode")(lambda M, rng: ((t(M, rng, 4), t(M, rng, 4, positive=True)), {"rounding_mode": "floor"}))
+case("div.Tensor_mode")(
+    lambda M, rng: ((t(M, rng, 4), t(M, rng, 4, positive=True)), {"rounding_mode": "floor"})
+)
 case("div.Scalar_mode")(lambda M, rng: ((t(M, rng, 4), 2.0), {"rounding_mode": "trunc"}))
 case("remainder.Tensor")(lambda M, rng: ((t(M, rng, 4), t(M, rng, 4, positive=True)), {}))
 case("remainder.Scalar")(lambda M, rng: ((t(M, rng, 4), 1.5), {}))
@@ -182,7 +224,11 @@ case("_log_softmax")(lambda M, rng: ((t(M, rng, 3, 4), 0, False), {}))
 case("cumsum")(lambda M, rng: ((t(M, rng, 3, 4), 1), {}))
 case("cumprod")(lambda M, rng: ((t(M, rng, 3, 4, positive=True), 1), {}))
 case("linalg_vector_norm")(lambda M, rng: ((t(M, rng, 3, 4),), {}))
-CASES["linalg_vector_norm_p3"] = lambda M, rng: ("linalg_vector_norm", (t(M, rng, 3, 4), 3, [1]), {})
+CASES["linalg_vector_norm_p3"] = lambda M, rng: (
+    "linalg_vector_norm",
+    (t(M, rng, 3, 4), 3, [1]),
+    {},
+)
 CASES["linalg_vector_norm_p1"] = lambda M, rng: ("linalg_vector_norm", (t(M, rng, 3, 4), 1), {})
 case("norm.Scalar")(lambda M, rng: ((t(M, rng, 3, 4),), {}))
 case("nansum")(lambda M, rng: ((t(M, rng, 3, 4), [1]), {}))
@@ -198,7 +244,9 @@ case("_safe_softmax")(lambda M, rng: ((t(M, rng, 3, 4), 1), {}))
 # linear algebra
 case("mm")(lambda M, rng: ((t(M, rng, 2, 3), t(M, rng, 3, 4)), {}))
 case("bmm")(lambda M, rng: ((t(M, rng, 2, 2, 3), t(M, rng, 2, 3, 2)), {}))
-case("addmm")(lambda M, rng: ((t(M, rng, 4), t(M, rng, 2, 3), t(M, rng, 3, 4)), {"beta": 0.5, "alpha": 2}))
+case("addmm")(
+    lambda M, rng: ((t(M, rng, 4), t(M, rng, 2, 3), t(M, rng, 3, 4)), {"beta": 0.5, "alpha": 2})
+)
 case("baddbmm")(lambda M, rng: ((t(M, rng, 2, 2, 2), t(M, rng, 2, 2, 3), t(M, rng, 2, 3, 2)), {}))
 case("dot")(lambda M, rng: ((t(M, rng, 4), t(M, rng, 4)), {}))
 case("vdot")(lambda M, rng: ((t(M, rng, 4), t(M, rng, 4)), {}))
@@ -209,18 +257,35 @@ case("addmv")(lambda M, rng: ((t(M, rng, 3), t(M, rng, 3, 4), t(M, rng, 4)), {"a
 case("index.Tensor")(lambda M, rng: ((t(M, rng, 4, 3), [ints(M, [0, 2, 2])]), {}))
 case("index_select")(lambda M, rng: ((t(M, rng, 4, 3), 0, ints(M, [3, 1, 3])), {}))
 case("gather")(lambda M, rng: ((t(M, rng, 3, 4), 1, ints(M, [[0, 1], [2, 2], [3, 0]])), {}))
-case("scatter.src")(lambda M, rng: ((t(M, rng, 3, 4), 1, ints(M, [[0, 1], [2, 3], [3, 0]]), t(M, rng, 3, 2)), {}))
-case("scatter_add")(lambda M, rng: ((t(M, rng, 3, 4), 1, ints(M, [[0, 0], [2, 3], [1, 1]]), t(M, rng, 3, 2)), {}))
-case("index_add")(lambda M, rng: ((t(M, rng, 4, 3), 0, ints(M, [0, 2, 0]), t(M, rng, 3, 3)), {"alpha": 2}))
+case("scatter.src")(
+    lambda M, rng: ((t(M, rng, 3, 4), 1, ints(M, [[0, 1], [2, 3], [3, 0]]), t(M, rng, 3, 2)), {})
+)
+case("scatter_add")(
+    lambda M, rng: ((t(M, rng, 3, 4), 1, ints(M, [[0, 0], [2, 3], [1, 1]]), t(M, rng, 3, 2)), {})
+)
+case("index_add")(
+    lambda M, rng: ((t(M, rng, 4, 3), 0, ints(M, [0, 2, 0]), t(M, rng, 3, 3)), {"alpha": 2})
+)
 case("index_copy")(lambda M, rng: ((t(M, rng, 4, 3), 0, ints(M, [1, 3]), t(M, rng, 2, 3)), {}))
 case("index_put")(lambda M, rng: ((t(M, rng, 4, 3), [ints(M, [0, 2])], t(M, rng, 2, 3)), {}))
 case("masked_select")(lambda M, rng: ((t(M, rng, 3, 4), mask(M, rng, 3, 4)), {}))
 case("take")(lambda M, rng: ((t(M, rng, 3, 4), ints(M, [0, 5, 5, 11])), {}))
 case("put")(lambda M, rng: ((t(M, rng, 3, 4), ints(M, [0, 5, 11]), t(M, rng, 3)), {}))
 case("index_fill.int_Scalar")(lambda M, rng: ((t(M, rng, 4, 3), 0, ints(M, [1, 3]), 2.0), {}))
-case("scatter.value")(lambda M, rng: ((t(M, rng, 3, 4), 1, ints(M, [[0, 1], [2, 3], [3, 0]]), 1.5), {}))
-case("scatter_reduce.two")(lambda M, rng: ((t(M, rng, 3, 4), 1, ints(M, [[0, 1], [2, 2], [3, 0]]), t(M, rng, 3, 2), "sum"), {}))
-CASES["scatter_reduce_mean"] = lambda M, rng: ("scatter_reduce.two", (t(M, rng, 3, 4), 1, ints(M, [[0, 1], [2, 2], [3, 0]]), t(M, rng, 3, 2), "mean"), {"include_self": False})
+case("scatter.value")(
+    lambda M, rng: ((t(M, rng, 3, 4), 1, ints(M, [[0, 1], [2, 3], [3, 0]]), 1.5), {})
+)
+case("scatter_reduce.two")(
+    lambda M, rng: (
+        (t(M, rng, 3, 4), 1, ints(M, [[0, 1], [2, 2], [3, 0]]), t(M, rng, 3, 2), "sum"),
+        {},
+    )
+)
+CASES["scatter_reduce_mean"] = lambda M, rng: (
+    "scatter_reduce.two",
+    (t(M, rng, 3, 4), 1, ints(M, [[0, 1], [2, 2], [3, 0]]), t(M, rng, 3, 2), "mean"),
+    {"include_self": False},
+)
 case("rot90")(lambda M, rng: ((t(M, rng, 3, 4), 1, [0, 1]), {}))
 case("cat")(lambda M, rng: (([t(M, rng, 2, 3), t(M, rng, 1, 3)], 0), {}))
 case("stack")(lambda M, rng: (([t(M, rng, 2, 3), t(M, rng, 2, 3)], 1), {}))
@@ -238,14 +303,29 @@ case("replication_pad1d")(lambda M, rng: ((t(M, rng, 1, 2, 4), [2, 1]), {}))
 case("replication_pad3d")(lambda M, rng: ((t(M, rng, 1, 1, 3, 3, 3), [1, 0, 1, 0, 0, 1]), {}))
 
 # nn
-case("native_layer_norm")(lambda M, rng: ((t(M, rng, 2, 3, 4), [4], t(M, rng, 4), t(M, rng, 4), 1e-5), {}))
+case("native_layer_norm")(
+    lambda M, rng: ((t(M, rng, 2, 3, 4), [4], t(M, rng, 4), t(M, rng, 4), 1e-5), {})
+)
 case("embedding")(lambda M, rng: ((t(M, rng, 5, 3), ints(M, [[0, 2], [2, 4]])), {}))
 case("mse_loss")(lambda M, rng: ((t(M, rng, 3, 4), t(M, rng, 3, 4)), {}))
-case("binary_cross_entropy")(lambda M, rng: ((t(M, rng, 3, 4, low=0.1, high=0.9), t(M, rng, 3, 4, low=0.1, high=0.9)), {}))
-case("binary_cross_entropy_with_logits")(lambda M, rng: ((t(M, rng, 3, 4), t(M, rng, 3, 4, low=0, high=1)), {}))
+case("binary_cross_entropy")(
+    lambda M, rng: ((t(M, rng, 3, 4, low=0.1, high=0.9), t(M, rng, 3, 4, low=0.1, high=0.9)), {})
+)
+case("binary_cross_entropy_with_logits")(
+    lambda M, rng: ((t(M, rng, 3, 4), t(M, rng, 3, 4, low=0, high=1)), {})
+)
 case("nll_loss_forward")(lambda M, rng: ((t(M, rng, 3, 4), ints(M, [0, 3, 1]), None, 1, -100), {}))
-CASES["nll_loss_weight_ignore"] = lambda M, rng: ("nll_loss_forward", (t(M, rng, 4, 3), ints(M, [0, 2, 1, 2]), t(M, rng, 3, positive=True, grad=False), 1, 1), {})
-case("nll_loss2d_forward")(lambda M, rng: ((t(M, rng, 2, 3, 2, 2), ints(M, [[[0, 1], [2, 0]], [[1, 1], [0, 2]]]), None, 2, -100), {}))
+CASES["nll_loss_weight_ignore"] = lambda M, rng: (
+    "nll_loss_forward",
+    (t(M, rng, 4, 3), ints(M, [0, 2, 1, 2]), t(M, rng, 3, positive=True, grad=False), 1, 1),
+    {},
+)
+case("nll_loss2d_forward")(
+    lambda M, rng: (
+        (t(M, rng, 2, 3, 2, 2), ints(M, [[[0, 1], [2, 0]], [[1, 1], [0, 2]]]), None, 2, -100),
+        {},
+    )
+)
 case("native_dropout")(lambda M, rng: ((t(M, rng, 3, 4), 0.0, True), {}))
 case("_scaled_dot_product_flash_attention_for_cpu")(
     lambda M, rng: ((t(M, rng, 1, 2, 3, 4), t(M, rng, 1, 2, 5, 4), t(M, rng, 1, 2, 5, 4)), {})
@@ -259,13 +339,42 @@ case("max_pool2d_with_indices")(lambda M, rng: ((t(M, rng, 1, 2, 4, 4), [2, 2]),
 case("avg_pool2d")(lambda M, rng: ((t(M, rng, 1, 2, 5, 5), [3, 3], [2, 2], [1, 1]), {}))
 case("_adaptive_avg_pool2d")(lambda M, rng: ((t(M, rng, 1, 2, 5, 4), [2, 3]), {}))
 case("convolution")(
-    lambda M, rng: ((t(M, rng, 1, 2, 5, 5), t(M, rng, 3, 2, 3, 3), t(M, rng, 3), [1, 1], [1, 1], [1, 1],
-                     False, [0, 0], 1), {})  # fmt: skip
+    lambda M, rng: (
+        (
+            t(M, rng, 1, 2, 5, 5),
+            t(M, rng, 3, 2, 3, 3),
+            t(M, rng, 3),
+            [1, 1],
+            [1, 1],
+            [1, 1],
+            False,
+            [0, 0],
+            1,
+        ),
+        {},
+    )
 )
 # backward operators (double backward)
 case("threshold_backward")(lambda M, rng: ((t(M, rng, 3, 4), t(M, rng, 3, 4), 0.25), {}))
 case("sigmoid_backward")(lambda M, rng: ((t(M, rng, 3, 4), t(M, rng, 3, 4, low=0.1, high=0.9)), {}))
 case("tanh_backward")(lambda M, rng: ((t(M, rng, 3, 4), t(M, rng, 3, 4, low=-0.9, high=0.9)), {}))
-case("_log_softmax_backward_data")(lambda M, rng: ((t(M, rng, 3, 4), t(M, rng, 3, 4, low=-3, high=-0.1), 1, M.float64), {}))
-case("_softmax_backward_data")(lambda M, rng: ((t(M, rng, 3, 4), t(M, rng, 3, 4, low=0.05, high=0.5), 1, M.float64), {}))
-case("nll_loss_backward")(lambda M, rng: ((t(M, rng), t(M, rng, 3, 4), ints(M, [0, 3, 1]), None, 1, -100, M.tensor(3.0, dtype=M.float64)), {}))
+case("_log_softmax_backward_data")(
+    lambda M, rng: ((t(M, rng, 3, 4), t(M, rng, 3, 4, low=-3, high=-0.1), 1, M.float64), {})
+)
+case("_softmax_backward_data")(
+    lambda M, rng: ((t(M, rng, 3, 4), t(M, rng, 3, 4, low=0.05, high=0.5), 1, M.float64), {})
+)
+case("nll_loss_backward")(
+    lambda M, rng: (
+        (
+            t(M, rng),
+            t(M, rng, 3, 4),
+            ints(M, [0, 3, 1]),
+            None,
+            1,
+            -100,
+            M.tensor(3.0, dtype=M.float64),
+        ),
+        {},
+    )
+)

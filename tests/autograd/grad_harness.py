@@ -12,7 +12,9 @@ from tests.autograd.grad_cases import CASES
 
 
 def rng_for(name: str) -> np.random.Generator:
-    return np.random.default_rng(int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "little"))
+    return np.random.default_rng(
+        int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "little")
+    )
 
 
 def resolve(M: Any, op_name: str) -> Any:

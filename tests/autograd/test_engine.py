@@ -21,7 +21,10 @@ def test_node_names_and_next_functions() -> None:
     names = [fn.name() for fn, _ in z.grad_fn.next_functions]
     assert names == ["MulBackward0", "ExpBackward0"]
     mul = z.grad_fn.next_functions[0][0]
-    assert [type(fn).__name__ for fn, _ in mul.next_functions] == ["AccumulateGrad", "AccumulateGrad"]
+    assert [type(fn).__name__ for fn, _ in mul.next_functions] == [
+        "AccumulateGrad",
+        "AccumulateGrad",
+    ]
     assert mul.next_functions[0][0].variable is x
 
 
@@ -75,7 +78,9 @@ def test_backward_errors() -> None:
     with pytest.raises(RuntimeError, match="does not require grad and does not have a grad_fn"):
         kr.ones(2).sum().backward()
     x = leaf(3)
-    with pytest.raises(RuntimeError, match="grad can be implicitly created only for scalar outputs"):
+    with pytest.raises(
+        RuntimeError, match="grad can be implicitly created only for scalar outputs"
+    ):
         (x * 2).backward()
     with pytest.raises(RuntimeError, match="Mismatch in shape"):
         (x * 2).backward(kr.ones(2, dtype=kr.float64))
@@ -99,7 +104,9 @@ def test_tensor_hooks_and_retain_grad() -> None:
     np.testing.assert_allclose(seen[0], 2 * np.ones(3))
     np.testing.assert_allclose(x.grad.numpy(), 20 * np.ones(3))
     np.testing.assert_allclose(y.grad.numpy(), np.ones(3))
-    with pytest.raises(RuntimeError, match="cannot register a hook on a tensor that doesn't require"):
+    with pytest.raises(
+        RuntimeError, match="cannot register a hook on a tensor that doesn't require"
+    ):
         kr.ones(2).register_hook(lambda g: g)
 
 
@@ -132,7 +139,9 @@ def test_inference_mode() -> None:
         assert not u.requires_grad
     assert t.is_inference()
     assert str(kr._C._dispatch_keys(t)) == "DispatchKeySet(CPU, AutocastCPU)"
-    with pytest.raises(RuntimeError, match="Inplace update to inference tensor outside InferenceMode"):
+    with pytest.raises(
+        RuntimeError, match="Inplace update to inference tensor outside InferenceMode"
+    ):
         t.add_(1)
     with pytest.raises(RuntimeError, match="Inference tensors do not track version counter"):
         _ = t._version
@@ -161,7 +170,10 @@ def test_views_share_version_counter() -> None:
 
 def test_inplace_on_leaf_error() -> None:
     x = leaf(3)
-    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used in an in-place operation"):
+    with pytest.raises(
+        RuntimeError,
+        match="a leaf Variable that requires grad is being used in an in-place operation",
+    ):
         x.add_(1)
     with kr.no_grad():
         x.add_(1)  # allowed without grad mode
@@ -179,7 +191,10 @@ def test_inplace_on_view_rebases_history() -> None:
 def test_out_variant_refuses_requires_grad() -> None:
     x = leaf(2)
     out = kr.empty(2, dtype=kr.float64)
-    with pytest.raises(RuntimeError, match="functions with out=... arguments don't support automatic differentiation"):
+    with pytest.raises(
+        RuntimeError,
+        match="functions with out=... arguments don't support automatic differentiation",
+    ):
         kr.ops.aten.add.out(x, x, out=out)
 
 
@@ -247,6 +262,7 @@ def test_gradcheck_and_gradgradcheck() -> None:
     assert kr.autograd.gradcheck(lambda t: (t * t).sin() * t.exp(), (x,))
     assert kr.autograd.gradgradcheck(lambda t: (t * t).sin() * t.exp(), (x,))
     with pytest.raises(kr.autograd.GradcheckError):
+
         class Wrong(kr.autograd.Function):
             @staticmethod
             def forward(ctx, a):  # noqa: ANN001, ANN205

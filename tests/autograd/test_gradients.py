@@ -27,10 +27,14 @@ def test_gradients_match_pytorch(name: str) -> None:
     assert len(got["grads"]) == len(exp["grads"])
     for i, (g, e) in enumerate(zip(got["grads"], exp["grads"])):
         if e is None:
-            assert g is None or not decode(g).any(), f"{name}: input {i} has a gradient PyTorch lacks"
+            assert g is None or not decode(g).any(), (
+                f"{name}: input {i} has a gradient PyTorch lacks"
+            )
             continue
         assert g is not None, f"{name}: no gradient for input {i}"
-        np.testing.assert_allclose(decode(g), decode(e), rtol=1e-6, atol=1e-8, err_msg=f"{name} input {i}")
+        np.testing.assert_allclose(
+            decode(g), decode(e), rtol=1e-6, atol=1e-8, err_msg=f"{name} input {i}"
+        )
 
 
 # Cases whose outputs are not float64: finite differences are too coarse there; their gradients
@@ -46,7 +50,9 @@ def test_gradcheck(name: str) -> None:
     slots = []  # (arg index, list index or None) of each differentiable input
     for i, a in enumerate(args):
         if isinstance(a, (list, tuple)):
-            slots += [(i, j) for j, x in enumerate(a) if isinstance(x, kr.Tensor) and x.requires_grad]
+            slots += [
+                (i, j) for j, x in enumerate(a) if isinstance(x, kr.Tensor) and x.requires_grad
+            ]
         elif isinstance(a, kr.Tensor) and a.requires_grad:
             slots.append((i, None))
     inputs = [args[i] if j is None else args[i][j] for i, j in slots]
@@ -67,5 +73,7 @@ def test_gradcheck(name: str) -> None:
 
 def test_every_derivative_has_a_case() -> None:
     covered = {CASES[n](kr, rng_for(n))[0] for n in CASES}
-    missing = sorted(n for n in DERIVATIVES if n not in covered and n.replace(".default", "") not in covered)
+    missing = sorted(
+        n for n in DERIVATIVES if n not in covered and n.replace(".default", "") not in covered
+    )
     assert not missing, f"derivatives without a gradient case: {missing}"

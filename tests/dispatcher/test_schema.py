@@ -498,9 +498,25 @@ def test_cache_and_equality():
 
 ALIAS_NAMES = ["a", "b", "c"]
 BASES = [
-    "Tensor", "int", "SymInt", "float", "bool", "str", "Scalar", "ScalarType", "Layout",
-    "MemoryFormat", "Device", "Generator", "Storage", "Any", "complex", "t", "Stream", "SymBool",
-]  # fmt: skip
+    "Tensor",
+    "int",
+    "SymInt",
+    "float",
+    "bool",
+    "str",
+    "Scalar",
+    "ScalarType",
+    "Layout",
+    "MemoryFormat",
+    "Device",
+    "Generator",
+    "Storage",
+    "Any",
+    "complex",
+    "t",
+    "Stream",
+    "SymBool",
+]
 ARG_NAMES = ["x", "self", "other", "dim", "out", "alpha", "input", "from", "to", "a_1", "_b"]
 
 
@@ -562,8 +578,12 @@ def defaults_for(draw, t: str) -> str | None:
         if not re.fullmatch(r"(int|SymInt|float|bool)\[\d?\]", t):
             return None
         ints = st.sampled_from(["0", "1", "-1", "2"])
-        elems = {"int": ints, "SymInt": ints, "float": st.sampled_from(NUMBERS),
-                 "bool": st.sampled_from(["True", "False"])}.get(base)  # fmt: skip
+        elems = {
+            "int": ints,
+            "SymInt": ints,
+            "float": st.sampled_from(NUMBERS),
+            "bool": st.sampled_from(["True", "False"]),
+        }.get(base)
         if elems is None:
             return None
         return "[" + ", ".join(draw(st.lists(elems, max_size=3))) + "]"

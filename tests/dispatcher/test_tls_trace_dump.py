@@ -46,8 +46,9 @@ def test_defaults_match_live_pytorch() -> None:
         "import torch; print(torch._C._dispatch_tls_local_include_set()); "
         "print(torch._C._dispatch_tls_local_exclude_set())"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout.splitlines()  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
     del torch
     assert out == [DEFAULT_INCLUDE, DEFAULT_EXCLUDE]
 
@@ -93,8 +94,11 @@ def test_guard_in_one_thread_changes_nothing_in_another() -> None:
 def test_new_thread_starts_from_the_defaults() -> None:
     result: list[str] = []
     with IncludeDispatchKeyGuard(DispatchKey.Python), keyroute.no_grad():
-        t = threading.Thread(target=lambda: result.append(
-            f"{_C._dispatch_tls_local_include_set()}|{keyroute.is_grad_enabled()}"))  # fmt: skip
+        t = threading.Thread(
+            target=lambda: result.append(
+                f"{_C._dispatch_tls_local_include_set()}|{keyroute.is_grad_enabled()}"
+            )
+        )
         t.start()
         t.join(5)
     assert result == [f"{DEFAULT_INCLUDE}|True"]
@@ -118,10 +122,18 @@ def test_trace_context_manager_prints_calls_and_redispatches_by_depth() -> None:
 
 def test_trace_environment_variable() -> None:
     env = dict(os.environ, KEYROUTE_SHOW_DISPATCH_TRACE="1", PYTHONPATH=os.path.abspath(ROOT))
-    code = ("import sys, keyroute\nx = keyroute.ones(2)\nprint('---', flush=True)\n"
-            "sys.stderr.flush()\ny = x + x\n")  # fmt: skip
-    out = subprocess.run([sys.executable, "-c", code], stdout=subprocess.PIPE,
-                         stderr=subprocess.STDOUT, text=True, env=env, check=True)  # fmt: skip
+    code = (
+        "import sys, keyroute\nx = keyroute.ones(2)\nprint('---', flush=True)\n"
+        "sys.stderr.flush()\ny = x + x\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+        check=True,
+    )
     after = out.stdout.split("---", 1)[1].strip().splitlines()
     assert after[0].startswith("[call] op=[aten::add.Tensor], key=[AutogradCPU]")
     assert after[1].startswith("  [redispatch] op=[aten::add.Tensor], key=[CPU] [kernel]")

@@ -63,8 +63,12 @@ def _run(program: str) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, PYTHONPATH=os.path.abspath(ROOT), PYTHONIOENCODING="utf-8")
     return subprocess.run(
         [sys.executable, os.path.join(EXAMPLES, program)],
-        capture_output=True, text=True, env=env, timeout=300, cwd=EXAMPLES,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        cwd=EXAMPLES,
+    )
 
 
 @pytest.mark.parametrize("program", sorted(EXPECTED))
@@ -76,7 +80,9 @@ def test_seed_program_prints_the_seed_output(program: str) -> None:
     for i, want in enumerate(expected):
         if i in gap_lines:
             continue
-        assert i < len(lines), f"{program}: output stops before line {i} ({want!r}):\n{result.stderr[-2000:]}"
+        assert i < len(lines), (
+            f"{program}: output stops before line {i} ({want!r}):\n{result.stderr[-2000:]}"
+        )
         assert lines[i] == want, f"{program} line {i}: {lines[i]!r} != {want!r}"
     if gap_lines:
         # A known gap must still fail, so that fixing it removes it from the list.
@@ -86,4 +92,4 @@ def test_seed_program_prints_the_seed_output(program: str) -> None:
         )
     else:
         assert result.returncode == 0, result.stderr[-2000:]
-        assert len(lines) == len(expected), f"{program}: extra output {lines[len(expected):]}"
+        assert len(lines) == len(expected), f"{program}: extra output {lines[len(expected) :]}"

@@ -16,6 +16,9 @@ def test_recordings_match_live_pytorch() -> None:
     pytest.importorskip("torch")
     result = subprocess.run(
         [sys.executable, os.path.join(ROOT, "tools", "record_extension.py"), "--check"],
-        capture_output=True, text=True, timeout=600, cwd=ROOT,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=ROOT,
+    )
     assert result.returncode == 0, result.stdout + result.stderr[-2000:]

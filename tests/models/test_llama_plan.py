@@ -27,16 +27,23 @@ KNOWN = {
 }
 
 
-def _by_weights(layers: int, hidden: int, ffn: int, heads: int, kv_heads: int,
-                vocab: int) -> int:  # fmt: skip
+def _by_weights(layers: int, hidden: int, ffn: int, heads: int, kv_heads: int, vocab: int) -> int:
     """Sum of every weight's size: embedding, per layer q/k/v/o, gate/up/down, two norms;
     final norm; untied LM head."""
     head_dim = hidden // heads
     shapes = [(vocab, hidden)]
     for _ in range(layers):
-        shapes += [(heads * head_dim, hidden), (kv_heads * head_dim, hidden),
-                   (kv_heads * head_dim, hidden), (hidden, heads * head_dim),
-                   (ffn, hidden), (ffn, hidden), (hidden, ffn), (hidden,), (hidden,)]  # fmt: skip
+        shapes += [
+            (heads * head_dim, hidden),
+            (kv_heads * head_dim, hidden),
+            (kv_heads * head_dim, hidden),
+            (hidden, heads * head_dim),
+            (ffn, hidden),
+            (ffn, hidden),
+            (hidden, ffn),
+            (hidden,),
+            (hidden,),
+        ]
     shapes += [(hidden,), (vocab, hidden)]
     total = 0
     for s in shapes:
@@ -59,36 +66,47 @@ def test_known_parameter_counts(name: str) -> None:
     assert sum(p.numel() for p in model.parameters()) == published
 
 
-def _torch_llama(torch: Any, layers: int, hidden: int, ffn: int, heads: int, kv_heads: int,
-                 vocab: int) -> Any:  # fmt: skip
+def _torch_llama(
+    torch: Any, layers: int, hidden: int, ffn: int, heads: int, kv_heads: int, vocab: int
+) -> Any:
     """The same architecture in torch.nn (names as Hugging Face's LlamaForCausalLM)."""
     nn = torch.nn
     head_dim = hidden // heads
 
     def layer() -> Any:
-        attn = nn.ModuleDict({
-            "q_proj": nn.Linear(hidden, heads * head_dim, bias=False),
-            "k_proj": nn.Linear(hidden, kv_heads * head_dim, bias=False),
-            "v_proj": nn.Linear(hidden, kv_heads * head_dim, bias=False),
-            "o_proj": nn.Linear(heads * head_dim, hidden, bias=False),
-        })  # fmt: skip
-        mlp = nn.ModuleDict({
-            "gate_proj": nn.Linear(hidden, ffn, bias=False),
-            "up_proj": nn.Linear(hidden, ffn, bias=False),
-            "down_proj": nn.Linear(ffn, hidden, bias=False),
-        })  # fmt: skip
-        return nn.ModuleDict({
-            "input_layernorm": nn.RMSNorm(hidden), "self_attn": attn,
-            "post_attention_layernorm": nn.RMSNorm(hidden), "mlp": mlp,
-        })  # fmt: skip
+        attn = nn.ModuleDict(
+            {
+                "q_proj": nn.Linear(hidden, heads * head_dim, bias=False),
+                "k_proj": nn.Linear(hidden, kv_heads * head_dim, bias=False),
+                "v_proj": nn.Linear(hidden, kv_heads * head_dim, bias=False),
+                "o_proj": nn.Linear(heads * head_dim, hidden, bias=False),
+            }
+        )
+        mlp = nn.ModuleDict(
+            {
+                "gate_proj": nn.Linear(hidden, ffn, bias=False),
+                "up_proj": nn.Linear(hidden, ffn, bias=False),
+                "down_proj": nn.Linear(ffn, hidden, bias=False),
+            }
+        )
+        return nn.ModuleDict(
+            {
+                "input_layernorm": nn.RMSNorm(hidden),
+                "self_attn": attn,
+                "post_attention_layernorm": nn.RMSNorm(hidden),
+                "mlp": mlp,
+            }
+        )
 
     with torch.device("meta"):
-        return nn.ModuleDict({
-            "embed_tokens": nn.Embedding(vocab, hidden),
-            "layers": nn.ModuleList([layer() for _ in range(layers)]),
-            "norm": nn.RMSNorm(hidden),
-            "lm_head": nn.Linear(hidden, vocab, bias=False),
-        })  # fmt: skip
+        return nn.ModuleDict(
+            {
+                "embed_tokens": nn.Embedding(vocab, hidden),
+                "layers": nn.ModuleList([layer() for _ in range(layers)]),
+                "norm": nn.RMSNorm(hidden),
+                "lm_head": nn.Linear(hidden, vocab, bias=False),
+            }
+        )
 
 
 @pytest.mark.parametrize("name", sorted(KNOWN))
@@ -105,8 +123,9 @@ def test_parameter_shapes_match_a_torch_meta_build(name: str) -> None:
 
 
 def test_tied_embeddings_drop_the_head() -> None:
-    cfg = LlamaConfig(layers=2, hidden=64, ffn=128, heads=4, kv_heads=2, vocab=100,
-                      tie_embeddings=True)  # fmt: skip
+    cfg = LlamaConfig(
+        layers=2, hidden=64, ffn=128, heads=4, kv_heads=2, vocab=100, tie_embeddings=True
+    )
     assert cfg.param_count() == _by_weights(2, 64, 128, 4, 2, 100) - 100 * 64
     with keyroute.device("meta"):
         model = Llama(cfg)
@@ -114,9 +133,27 @@ def test_tied_embeddings_drop_the_head() -> None:
 
 
 # -- the CLI ------------------------------------------------------------------------------------
-PLAN_70B = ["plan", "--layers", "80", "--hidden", "8192", "--ffn", "28672", "--heads", "64",
-            "--kv-heads", "8", "--vocab", "128256", "--dtype", "bfloat16", "--batch", "1",
-            "--seq", "4096"]  # fmt: skip
+PLAN_70B = [
+    "plan",
+    "--layers",
+    "80",
+    "--hidden",
+    "8192",
+    "--ffn",
+    "28672",
+    "--heads",
+    "64",
+    "--kv-heads",
+    "8",
+    "--vocab",
+    "128256",
+    "--dtype",
+    "bfloat16",
+    "--batch",
+    "1",
+    "--seq",
+    "4096",
+]
 
 
 def test_plan_70b_output(capsys: pytest.CaptureFixture[str]) -> None:
@@ -138,8 +175,7 @@ def test_plan_70b_output(capsys: pytest.CaptureFixture[str]) -> None:
         "bfloat16",
         f"parameters          {params:,} (70.55 B)",
         f"parameter memory    {params * 2 / 2**30:.2f} GiB",
-        f"activation peak     {act / 2**30:.2f} GiB  (forward (inference), batch 1, "
-        "sequence 4096)",
+        f"activation peak     {act / 2**30:.2f} GiB  (forward (inference), batch 1, sequence 4096)",
         f"peak memory         {(params * 2 + 4096 * 8 + act) / 2**30:.2f} GiB",
     ]
     assert peak < 64 << 20, f"planning allocated {peak} bytes"
@@ -158,8 +194,25 @@ def test_plan_default_is_llama2_7b_shapes(capsys: pytest.CaptureFixture[str]) ->
 
 
 def test_plan_by_module_and_backward(capsys: pytest.CaptureFixture[str]) -> None:
-    args = ["plan", "--layers", "2", "--hidden", "64", "--ffn", "128", "--heads", "4",
-            "--kv-heads", "2", "--vocab", "100", "--dtype", "float32", "--seq", "8"]  # fmt: skip
+    args = [
+        "plan",
+        "--layers",
+        "2",
+        "--hidden",
+        "64",
+        "--ffn",
+        "128",
+        "--heads",
+        "4",
+        "--kv-heads",
+        "2",
+        "--vocab",
+        "100",
+        "--dtype",
+        "float32",
+        "--seq",
+        "8",
+    ]
     assert main(args + ["--by-module"]) == 0
     fwd = capsys.readouterr().out
     assert "allocated per module (the 20 largest)" in fwd and "lm_head" in fwd
@@ -182,8 +235,9 @@ def test_plan_by_module_and_backward(capsys: pytest.CaptureFixture[str]) -> None
         (["--config", "llama9"], "unknown --config 'llama9'"),
     ],
 )
-def test_plan_bad_arguments(args: list[str], message: str,
-                            capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+def test_plan_bad_arguments(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["plan", "--seq", "4", *args]) == 2
     assert message in capsys.readouterr().err
 
@@ -195,7 +249,11 @@ def test_plan_rejects_non_positive_sizes(capsys: pytest.CaptureFixture[str]) -> 
 
 
 def test_plan_command_line_entry() -> None:
-    done = subprocess.run([sys.executable, "-m", "keyroute.cli", *PLAN_70B],
-                          capture_output=True, text=True, timeout=300)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "keyroute.cli", *PLAN_70B],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     assert "parameters          70,553,706,496 (70.55 B)" in done.stdout

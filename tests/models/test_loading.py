@@ -63,10 +63,12 @@ def test_building_under_meta_allocates_nothing() -> None:
     def build() -> Any:
         with keyroute.device("meta"):
             return keyroute.nn.Sequential(
-                keyroute.nn.Linear(8192, 28672, bias=False), keyroute.nn.SiLU(),
-                keyroute.nn.Linear(28672, 8192, bias=False), keyroute.nn.LayerNorm(8192),
+                keyroute.nn.Linear(8192, 28672, bias=False),
+                keyroute.nn.SiLU(),
+                keyroute.nn.Linear(28672, 8192, bias=False),
+                keyroute.nn.LayerNorm(8192),
                 keyroute.nn.Embedding(128256, 8192),
-            )  # fmt: skip
+            )
 
     mlp, peak = _peak(build)
     n = sum(p.numel() for p in mlp.parameters())
@@ -168,10 +170,12 @@ def test_load_state_dict_into_meta_without_assign_warns_it_is_a_no_op() -> None:
 def test_load_state_dict_assign_shape_mismatch_is_reported() -> None:
     with keyroute.device("meta"):
         m = keyroute.nn.Linear(2, 3)
-    with pytest.raises(RuntimeError, match=r"size mismatch for weight: copying a param with "
-                       r"shape keyroute.Size\(\[2, 2\]\) from checkpoint"):  # fmt: skip
-        m.load_state_dict({"weight": keyroute.ones(2, 2), "bias": keyroute.zeros(3)},
-                          assign=True)  # fmt: skip
+    with pytest.raises(
+        RuntimeError,
+        match=r"size mismatch for weight: copying a param with "
+        r"shape keyroute.Size\(\[2, 2\]\) from checkpoint",
+    ):
+        m.load_state_dict({"weight": keyroute.ones(2, 2), "bias": keyroute.zeros(3)}, assign=True)
     assert m.weight.is_meta and m.weight.shape == (3, 2)
 
 
@@ -278,28 +282,33 @@ def test_tied_weights_are_filled_everywhere_once(tmp_path: Any) -> None:
     assert model.head.weight is model.embed.weight and not model.head.weight.is_meta
 
 
-def test_loader_checks_everything_before_changing_the_model(small_file: tuple[str, Any, dict],
-                                                            tmp_path: Any) -> None:  # fmt: skip
+def test_loader_checks_everything_before_changing_the_model(
+    small_file: tuple[str, Any, dict], tmp_path: Any
+) -> None:
     path, _, _ = small_file
     other = LlamaConfig(layers=2, hidden=768, ffn=1024, heads=12, kv_heads=4, vocab=4096)
     with keyroute.device("meta"):
         model = Llama(other)
-    mismatch = (r"size mismatch for layers.0.mlp.gate_proj.weight: the file has shape "
-                r"\(2048, 768\), the model expects \(1024, 768\)")  # fmt: skip
+    mismatch = (
+        r"size mismatch for layers.0.mlp.gate_proj.weight: the file has shape "
+        r"\(2048, 768\), the model expects \(1024, 768\)"
+    )
     with pytest.raises(RuntimeError, match=mismatch):
         load_safetensors_into(model, path)
     assert all(p.is_meta for p in model.parameters())  # nothing was loaded
     with keyroute.device("meta"):
-        bigger = Llama(LlamaConfig(layers=3, hidden=768, ffn=2048, heads=12, kv_heads=4,
-                                   vocab=4096))  # fmt: skip
+        bigger = Llama(
+            LlamaConfig(layers=3, hidden=768, ffn=2048, heads=12, kv_heads=4, vocab=4096)
+        )
     with pytest.raises(RuntimeError, match=r"missing keys \['layers.2.input_layernorm.weight'"):
         load_safetensors_into(bigger, path)
     assert all(p.is_meta for p in bigger.parameters())
     loaded = load_safetensors_into(bigger, path, strict=False)
     assert len(loaded) == len(list(_meta_small().parameters()))
     assert bigger.layers[2].mlp.up_proj.weight.is_meta
-    smaller = Llama(LlamaConfig(layers=1, hidden=768, ffn=2048, heads=12, kv_heads=4, vocab=4096),
-                    device="meta")  # fmt: skip
+    smaller = Llama(
+        LlamaConfig(layers=1, hidden=768, ffn=2048, heads=12, kv_heads=4, vocab=4096), device="meta"
+    )
     with pytest.raises(RuntimeError, match=r"unexpected keys \['layers.1."):
         load_safetensors_into(smaller, path)
     assert load_safetensors_into(smaller, path, skip=("layers.1.",))

@@ -9,7 +9,10 @@ import numpy as np
 CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "sgd": ("SGD", {"lr": 0.1}),
     "sgd_momentum": ("SGD", {"lr": 0.1, "momentum": 0.9}),
-    "sgd_momentum_dampening_wd": ("SGD", {"lr": 0.05, "momentum": 0.8, "dampening": 0.3, "weight_decay": 0.01}),
+    "sgd_momentum_dampening_wd": (
+        "SGD",
+        {"lr": 0.05, "momentum": 0.8, "dampening": 0.3, "weight_decay": 0.01},
+    ),
     "sgd_nesterov": ("SGD", {"lr": 0.1, "momentum": 0.9, "nesterov": True, "weight_decay": 1e-3}),
     "sgd_maximize": ("SGD", {"lr": 0.1, "momentum": 0.5, "maximize": True}),
     "adam": ("Adam", {"lr": 1e-2}),
@@ -24,12 +27,18 @@ STEPS = 4
 
 def initial(seed: int = 0) -> list[np.ndarray]:
     rng = np.random.default_rng(seed)
-    return [rng.standard_normal((3, 4)).astype(np.float32), rng.standard_normal(4).astype(np.float32)]
+    return [
+        rng.standard_normal((3, 4)).astype(np.float32),
+        rng.standard_normal(4).astype(np.float32),
+    ]
 
 
 def grads(step: int) -> list[np.ndarray]:
     rng = np.random.default_rng(100 + step)
-    return [rng.standard_normal((3, 4)).astype(np.float32), rng.standard_normal(4).astype(np.float32)]
+    return [
+        rng.standard_normal((3, 4)).astype(np.float32),
+        rng.standard_normal(4).astype(np.float32),
+    ]
 
 
 def run(M: Any, name: str) -> list[list[list[float]]]:

@@ -45,5 +45,7 @@ def test_optimizer_errors() -> None:
         kr.optim.SGD([], lr=0.1)
     with pytest.raises(ValueError, match="Invalid learning rate"):
         kr.optim.Adam([kr.nn.Parameter(kr.ones(1))], lr=-1)
-    with pytest.raises(ValueError, match="Nesterov momentum requires a momentum and zero dampening"):
+    with pytest.raises(
+        ValueError, match="Nesterov momentum requires a momentum and zero dampening"
+    ):
         kr.optim.SGD([kr.nn.Parameter(kr.ones(1))], lr=0.1, nesterov=True)

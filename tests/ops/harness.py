@@ -58,7 +58,7 @@ def family_samples(family: str) -> list[Sample]:
     return list(_family_samples(family))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _family_samples(family: str) -> tuple[Sample, ...]:
     # Cached: the conformance tests look a family's samples up once per sample.
     mod = importlib.import_module(f"tests.ops.{FAMILIES_FILE_PREFIX}{family}")
@@ -69,7 +69,7 @@ def _family_samples(family: str) -> tuple[Sample, ...]:
     return samples
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def sample_by_id(family: str) -> dict[str, Sample]:
     return {s.id: s for s in _family_samples(family)}
 
@@ -103,8 +103,9 @@ INT_DTYPES = ("uint8", "int8", "int16", "int32", "int64")
 ALL_DTYPES = ("bool", *INT_DTYPES, *FLOAT_DTYPES)
 
 
-def array(rng: np.random.Generator, shape: tuple[int, ...], dtype: str, low: float = -3,
-          high: float = 3) -> np.ndarray:  # fmt: skip
+def array(
+    rng: np.random.Generator, shape: tuple[int, ...], dtype: str, low: float = -3, high: float = 3
+) -> np.ndarray:
     """Random values of a dtype (bfloat16 values are float32 values exactly representable)."""
     if dtype == "bool":
         return rng.random(shape) < 0.5
@@ -130,13 +131,27 @@ def tensor(M: Any, a: np.ndarray, dtype: str | None = None, *, requires_grad: bo
     return t
 
 
-def rand(M: Any, rng: np.random.Generator, shape: tuple[int, ...], dtype: str = "float32",
-         low: float = -3, high: float = 3) -> Any:  # fmt: skip
-    return tensor(M, array(rng, shape, "float32" if dtype == "bfloat16" else dtype, low, high), dtype)
+def rand(
+    M: Any,
+    rng: np.random.Generator,
+    shape: tuple[int, ...],
+    dtype: str = "float32",
+    low: float = -3,
+    high: float = 3,
+) -> Any:
+    return tensor(
+        M, array(rng, shape, "float32" if dtype == "bfloat16" else dtype, low, high), dtype
+    )
 
 
-def noncontig(M: Any, rng: np.random.Generator, shape: tuple[int, ...], dtype: str = "float32",
-              low: float = -3, high: float = 3) -> Any:  # fmt: skip
+def noncontig(
+    M: Any,
+    rng: np.random.Generator,
+    shape: tuple[int, ...],
+    dtype: str = "float32",
+    low: float = -3,
+    high: float = 3,
+) -> Any:
     """A non-contiguous tensor of `shape` (a transposed view of a larger one)."""
     if len(shape) >= 2:
         big = rand(M, rng, (shape[-1], *shape[:-2], shape[-2]), dtype, low, high)
@@ -222,10 +237,13 @@ def run_sample(M: Any, sample: Sample, meta: bool = False) -> dict[str, Any]:
     if not positions:
         schema = op._schema
         positions = tuple(
-            i for i, a in enumerate(schema.arguments)
+            i
+            for i, a in enumerate(schema.arguments)
             if a.alias_info is not None and a.alias_info.is_write and i < len(args)
-        )  # fmt: skip
-        outs = [a.name for a in schema.arguments if a.alias_info is not None and a.alias_info.is_write]
+        )
+        outs = [
+            a.name for a in schema.arguments if a.alias_info is not None and a.alias_info.is_write
+        ]
         for name in outs:
             if name in kwargs:
                 result.setdefault("kwargs", {})[name] = encode_value(M, kwargs[name])
@@ -243,7 +261,7 @@ def load_recorded(family: str) -> dict[str, Any]:
         return json.load(f)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def recorded_samples(family: str) -> dict[str, Any]:
     """The recorded results of a family by sample id, loaded once per test session
     (callers must not modify them)."""
@@ -278,7 +296,11 @@ def compare(expected: Any, got: Any, sample: Sample, path: str = "out") -> list[
                 diffs.append(f"{path}.{key}: expected {expected[key]}, got {got[key]}")
         if diffs:
             return diffs
-        if sample.compare != "shape" and expected["stride"] != got["stride"] and "strides" not in sample.tags:
+        if (
+            sample.compare != "shape"
+            and expected["stride"] != got["stride"]
+            and "strides" not in sample.tags
+        ):
             diffs.append(f"{path}.stride: expected {expected['stride']}, got {got['stride']}")
         if sample.compare == "values" and "data" in expected:
             e, g = decode_array(expected), decode_array(got)
@@ -290,7 +312,13 @@ def compare(expected: Any, got: Any, sample: Sample, path: str = "out") -> list[
             else:
                 ok = np.array_equal(g.astype(e.dtype), e)
             if not ok:
-                bad = np.argwhere(~np.isclose(g.astype(e.dtype), e, rtol=rtol, atol=atol, equal_nan=True)) if e.dtype.kind in "fc" else np.argwhere(g.astype(e.dtype) != e)
+                bad = (
+                    np.argwhere(
+                        ~np.isclose(g.astype(e.dtype), e, rtol=rtol, atol=atol, equal_nan=True)
+                    )
+                    if e.dtype.kind in "fc"
+                    else np.argwhere(g.astype(e.dtype) != e)
+                )
                 idx = tuple(bad[0]) if len(bad) else ()
                 diffs.append(
                     f"{path}: values differ at {len(bad)} positions, first {idx}: expected "

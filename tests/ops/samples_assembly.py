@@ -34,8 +34,15 @@ def ts(*specs: Any):
     return make
 
 
-def _list_op(op: str, sid: str, specs: tuple, *args: Any, kwargs: dict | None = None,
-             out: tuple | None = None, **kw: Any) -> None:  # fmt: skip
+def _list_op(
+    op: str,
+    sid: str,
+    specs: tuple,
+    *args: Any,
+    kwargs: dict | None = None,
+    out: tuple | None = None,
+    **kw: Any,
+) -> None:
     mk = ts(*specs)
 
     def make(M, rng):
@@ -47,8 +54,16 @@ def _list_op(op: str, sid: str, specs: tuple, *args: Any, kwargs: dict | None = 
     add(sid, op, make, **kw)
 
 
-def _unary(op: str, sid: str, shape, *args: Any, dtype: str = "float32", nc: bool = False,
-           kwargs: dict | None = None, **kw: Any) -> None:  # fmt: skip
+def _unary(
+    op: str,
+    sid: str,
+    shape,
+    *args: Any,
+    dtype: str = "float32",
+    nc: bool = False,
+    kwargs: dict | None = None,
+    **kw: Any,
+) -> None:
     def make(M, rng):
         return ((noncontig if nc else rand)(M, rng, shape, dtype), *args), dict(kwargs or {})
 
@@ -81,12 +96,21 @@ _list_op("cat", "cat_promote_via_skipped", (((0,), "float64"), ((2,), "int32")))
 _list_op("cat", "cat_promote_complex", (((2,), "complex64"), ((2,), "float64")))
 for _dt in (*ALL_DTYPES, "complex64"):
     _list_op("cat", f"cat_dtype_{_dt}", (((2, 2), _dt), ((1, 2), _dt)))
-add("cat_channels_last", "cat",
-    lambda M, rng: (([_channels_last(M, rng), _channels_last(M, rng)], 1), {}))  # fmt: skip
-add("cat_channels_last_mixed", "cat",
-    lambda M, rng: (([_channels_last(M, rng), rand(M, rng, (2, 3, 2, 2))],), {}))  # fmt: skip
-add("cat_expanded", "cat",
-    lambda M, rng: (([rand(M, rng, (2, 1)).expand(2, 3), rand(M, rng, (1, 3))],), {}))  # fmt: skip
+add(
+    "cat_channels_last",
+    "cat",
+    lambda M, rng: (([_channels_last(M, rng), _channels_last(M, rng)], 1), {}),
+)
+add(
+    "cat_channels_last_mixed",
+    "cat",
+    lambda M, rng: (([_channels_last(M, rng), rand(M, rng, (2, 3, 2, 2))],), {}),
+)
+add(
+    "cat_expanded",
+    "cat",
+    lambda M, rng: (([rand(M, rng, (2, 1)).expand(2, 3), rand(M, rng, (1, 3))],), {}),
+)
 _list_op("cat", "cat_err_empty", ())
 _list_op("cat", "cat_err_ndim", ((2, 3), (3,)))
 _list_op("cat", "cat_err_size", ((2, 3), (2, 2)))
@@ -122,9 +146,18 @@ for _name in ("hstack", "vstack", "dstack", "column_stack"):
     _list_op(_name, f"{_name}_0d", ((), ()))
     _list_op(_name, f"{_name}_3d", ((2, 1, 2), (2, 1, 2)))
     _list_op(_name, f"{_name}_err_empty", ())
-    _list_op(f"{_name}.out", f"{_name}_out", ((2, 2), (2, 2)),
-             out=(tuple({"hstack": (2, 4), "vstack": (4, 2), "dstack": (2, 2, 2),
-                         "column_stack": (2, 4)}[_name]),))  # fmt: skip
+    _list_op(
+        f"{_name}.out",
+        f"{_name}_out",
+        ((2, 2), (2, 2)),
+        out=(
+            tuple(
+                {"hstack": (2, 4), "vstack": (4, 2), "dstack": (2, 2, 2), "column_stack": (2, 4)}[
+                    _name
+                ]
+            ),
+        ),
+    )
 _list_op("hstack", "hstack_mixed", ((2,), (3,)))
 _list_op("vstack", "vstack_mixed", ((3,), (2, 3)))
 _list_op("column_stack", "column_stack_mixed", ((2,), (2, 3)))
@@ -155,8 +188,11 @@ for _name in ("tril", "triu"):
     _unary(f"{_name}_", f"{_name}__nc", (3, 4), -1, nc=True)
     _unary(f"{_name}_", f"{_name}__batched_int", (2, 3, 3), 0, dtype="int32")
     _unary(f"{_name}_", f"{_name}__err", (3,))
-    add(f"{_name}_out", f"{_name}.out",
-        lambda M, rng, n=_name: ((rand(M, rng, (3, 3)), 1), {"out": rand(M, rng, (3, 3))}))
+    add(
+        f"{_name}_out",
+        f"{_name}.out",
+        lambda M, rng, n=_name: ((rand(M, rng, (3, 3)), 1), {"out": rand(M, rng, (3, 3))}),
+    )
 
 # ----------------------------------------------------------------------------- flip / roll / rot90
 
@@ -172,8 +208,11 @@ for _dt in (*ALL_DTYPES, "complex64"):
     _unary("flip", f"flip_dtype_{_dt}", (2, 3), [1], dtype=_dt)
 _unary("flip", "flip_err_dup", (2, 3), [0, 0])
 _unary("flip", "flip_err_dim", (2, 3), [2])
-add("flip_out", "flip.out",
-    lambda M, rng: ((rand(M, rng, (2, 3)), [0]), {"out": rand(M, rng, (2, 3))}))  # fmt: skip
+add(
+    "flip_out",
+    "flip.out",
+    lambda M, rng: ((rand(M, rng, (2, 3)), [0]), {"out": rand(M, rng, (2, 3))}),
+)
 _unary("fliplr", "fliplr_basic", (2, 3))
 _unary("fliplr", "fliplr_err", (3,))
 _unary("flipud", "flipud_basic", (2, 3))
@@ -194,8 +233,11 @@ _unary("roll", "roll_int8", (5,), [2], dtype="int8")
 _unary("roll", "roll_err_align", (3, 4), [1, 2], [0])
 _unary("roll", "roll_err_empty", (3, 4), [], [])
 _unary("roll", "roll_err_dim", (3, 4), [1], [2])
-add("roll_out", "roll.out",
-    lambda M, rng: ((rand(M, rng, (2, 3)), [1], [1]), {"out": rand(M, rng, (2, 3))}))  # fmt: skip
+add(
+    "roll_out",
+    "roll.out",
+    lambda M, rng: ((rand(M, rng, (2, 3)), [1], [1]), {"out": rand(M, rng, (2, 3))}),
+)
 
 for _k in (-1, 0, 1, 2, 3, 5):
     _unary("rot90", f"rot90_k{_k}".replace("-", "m"), (2, 3), _k)
@@ -206,8 +248,11 @@ _unary("rot90", "rot90_err_ndims", (2, 3), 1, [0])
 _unary("rot90", "rot90_err_same", (2, 3), 1, [1, 1])
 _unary("rot90", "rot90_err_1d", (3,))
 _unary("rot90", "rot90_err_range", (2, 3), 1, [0, 2])
-add("rot90_out", "rot90.out",
-    lambda M, rng: ((rand(M, rng, (2, 3)), 1), {"out": rand(M, rng, (3, 2))}))  # fmt: skip
+add(
+    "rot90_out",
+    "rot90.out",
+    lambda M, rng: ((rand(M, rng, (2, 3)), 1), {"out": rand(M, rng, (3, 2))}),
+)
 
 # ----------------------------------------------------------------------------- repeat / tile
 
@@ -222,8 +267,11 @@ for _dt in ALL_DTYPES:
     _unary("repeat", f"repeat_dtype_{_dt}", (2,), [2, 2], dtype=_dt)
 _unary("repeat", "repeat_err_few", (2, 3), [2])
 _unary("repeat", "repeat_err_negative", (2, 3), [-1, 2])
-add("repeat_out", "repeat.out",
-    lambda M, rng: ((rand(M, rng, (2,)), [2]), {"out": rand(M, rng, (4,))}))  # fmt: skip
+add(
+    "repeat_out",
+    "repeat.out",
+    lambda M, rng: ((rand(M, rng, (2,)), [2]), {"out": rand(M, rng, (4,))}),
+)
 _unary("tile", "tile_fewer", (2, 3), [2])
 _unary("tile", "tile_same", (2, 3), [2, 2])
 _unary("tile", "tile_more", (3,), [2, 1])
@@ -232,21 +280,47 @@ _unary("tile", "tile_err_negative", (2, 3), [-1])
 
 # ----------------------------------------------------------------------------- repeat_interleave
 
-add("repeat_interleave_tensor", "repeat_interleave.Tensor",
-    lambda M, rng: ((tensor(M, np.array([2, 0, 1, 3])),), {}), tags=NO_META)  # fmt: skip
-add("repeat_interleave_tensor_int32", "repeat_interleave.Tensor",
-    lambda M, rng: ((tensor(M, np.array([1, 2], np.int32)),), {}), tags=NO_META)  # fmt: skip
-add("repeat_interleave_tensor_output_size", "repeat_interleave.Tensor",
-    lambda M, rng: ((tensor(M, np.array([1, 2])),), {"output_size": 3}))  # fmt: skip
-add("repeat_interleave_tensor_empty", "repeat_interleave.Tensor",
-    lambda M, rng: ((tensor(M, np.zeros(0, np.int64)),), {}))  # fmt: skip
-add("repeat_interleave_tensor_err_2d", "repeat_interleave.Tensor",
-    lambda M, rng: ((tensor(M, np.array([[1]])),), {}))  # fmt: skip
-add("repeat_interleave_tensor_err_neg", "repeat_interleave.Tensor",
-    lambda M, rng: ((tensor(M, np.array([1, -1])),), {}), tags=NO_META)  # fmt: skip
-add("repeat_interleave_tensor_out", "repeat_interleave.Tensor_out",
-    lambda M, rng: ((tensor(M, np.array([1, 2])),), {"output_size": 3,
-                                                      "out": tensor(M, np.zeros(3, np.int64))}))
+add(
+    "repeat_interleave_tensor",
+    "repeat_interleave.Tensor",
+    lambda M, rng: ((tensor(M, np.array([2, 0, 1, 3])),), {}),
+    tags=NO_META,
+)
+add(
+    "repeat_interleave_tensor_int32",
+    "repeat_interleave.Tensor",
+    lambda M, rng: ((tensor(M, np.array([1, 2], np.int32)),), {}),
+    tags=NO_META,
+)
+add(
+    "repeat_interleave_tensor_output_size",
+    "repeat_interleave.Tensor",
+    lambda M, rng: ((tensor(M, np.array([1, 2])),), {"output_size": 3}),
+)
+add(
+    "repeat_interleave_tensor_empty",
+    "repeat_interleave.Tensor",
+    lambda M, rng: ((tensor(M, np.zeros(0, np.int64)),), {}),
+)
+add(
+    "repeat_interleave_tensor_err_2d",
+    "repeat_interleave.Tensor",
+    lambda M, rng: ((tensor(M, np.array([[1]])),), {}),
+)
+add(
+    "repeat_interleave_tensor_err_neg",
+    "repeat_interleave.Tensor",
+    lambda M, rng: ((tensor(M, np.array([1, -1])),), {}),
+    tags=NO_META,
+)
+add(
+    "repeat_interleave_tensor_out",
+    "repeat_interleave.Tensor_out",
+    lambda M, rng: (
+        (tensor(M, np.array([1, 2])),),
+        {"output_size": 3, "out": tensor(M, np.zeros(3, np.int64))},
+    ),
+)
 _unary("repeat_interleave.self_int", "repeat_interleave_int_flat", (2, 3), 2)
 _unary("repeat_interleave.self_int", "repeat_interleave_int_dim0", (2, 3), 2, 0)
 _unary("repeat_interleave.self_int", "repeat_interleave_int_dim1", (2, 3), 3, 1)
@@ -254,25 +328,56 @@ _unary("repeat_interleave.self_int", "repeat_interleave_int_neg_dim", (2, 3), 2,
 _unary("repeat_interleave.self_int", "repeat_interleave_int_zero", (2, 3), 0, 1)
 _unary("repeat_interleave.self_int", "repeat_interleave_int_0d", (), 3)
 _unary("repeat_interleave.self_int", "repeat_interleave_int_nc", (3, 4), 2, 0, nc=True)
-_unary("repeat_interleave.self_int", "repeat_interleave_int_output_size", (2, 3), 2, 0,
-       kwargs={"output_size": 4})  # fmt: skip
+_unary(
+    "repeat_interleave.self_int",
+    "repeat_interleave_int_output_size",
+    (2, 3),
+    2,
+    0,
+    kwargs={"output_size": 4},
+)
 _unary("repeat_interleave.self_int", "repeat_interleave_int_err_neg", (2, 3), -1)
-_unary("repeat_interleave.self_int", "repeat_interleave_int_err_output_size", (2, 3), 2, 0,
-       kwargs={"output_size": 5})  # fmt: skip
-add("repeat_interleave_self_tensor", "repeat_interleave.self_Tensor",
-    lambda M, rng: ((rand(M, rng, (2, 3)), tensor(M, np.array([1, 2])), 0), {}), tags=NO_META)
-add("repeat_interleave_self_tensor_flat", "repeat_interleave.self_Tensor",
+_unary(
+    "repeat_interleave.self_int",
+    "repeat_interleave_int_err_output_size",
+    (2, 3),
+    2,
+    0,
+    kwargs={"output_size": 5},
+)
+add(
+    "repeat_interleave_self_tensor",
+    "repeat_interleave.self_Tensor",
+    lambda M, rng: ((rand(M, rng, (2, 3)), tensor(M, np.array([1, 2])), 0), {}),
+    tags=NO_META,
+)
+add(
+    "repeat_interleave_self_tensor_flat",
+    "repeat_interleave.self_Tensor",
     lambda M, rng: ((rand(M, rng, (2, 2)), tensor(M, np.array([1, 0, 2, 1]))), {}),
-    tags=NO_META)  # fmt: skip
-add("repeat_interleave_self_tensor_scalar", "repeat_interleave.self_Tensor",
-    lambda M, rng: ((rand(M, rng, (2, 3)), tensor(M, np.array(2)), 1), {}), tags=NO_META)
-add("repeat_interleave_self_tensor_output_size", "repeat_interleave.self_Tensor",
-    lambda M, rng: ((rand(M, rng, (2, 3)), tensor(M, np.array([2, 1])), 0),
-                    {"output_size": 3}))  # fmt: skip
-add("repeat_interleave_self_tensor_err_len", "repeat_interleave.self_Tensor",
-    lambda M, rng: ((rand(M, rng, (2, 3)), tensor(M, np.array([1, 2, 3])), 0), {}))  # fmt: skip
-add("repeat_interleave_self_tensor_err_2d", "repeat_interleave.self_Tensor",
-    lambda M, rng: ((rand(M, rng, (2, 3)), tensor(M, np.array([[1]])), 0), {}))  # fmt: skip
+    tags=NO_META,
+)
+add(
+    "repeat_interleave_self_tensor_scalar",
+    "repeat_interleave.self_Tensor",
+    lambda M, rng: ((rand(M, rng, (2, 3)), tensor(M, np.array(2)), 1), {}),
+    tags=NO_META,
+)
+add(
+    "repeat_interleave_self_tensor_output_size",
+    "repeat_interleave.self_Tensor",
+    lambda M, rng: ((rand(M, rng, (2, 3)), tensor(M, np.array([2, 1])), 0), {"output_size": 3}),
+)
+add(
+    "repeat_interleave_self_tensor_err_len",
+    "repeat_interleave.self_Tensor",
+    lambda M, rng: ((rand(M, rng, (2, 3)), tensor(M, np.array([1, 2, 3])), 0), {}),
+)
+add(
+    "repeat_interleave_self_tensor_err_2d",
+    "repeat_interleave.self_Tensor",
+    lambda M, rng: ((rand(M, rng, (2, 3)), tensor(M, np.array([[1]])), 0), {}),
+)
 
 # ----------------------------------------------------------------------------- meshgrid / broadcast
 
@@ -283,11 +388,20 @@ _list_op("meshgrid.indexing", "meshgrid_xy_three", ((3,), (2,), (1,)), kwargs={"
 _list_op("meshgrid.indexing", "meshgrid_0d", ((), (3,)), kwargs={"indexing": "xy"})
 _list_op("meshgrid.indexing", "meshgrid_single", ((3,),), kwargs={"indexing": "xy"})
 _list_op("meshgrid.indexing", "meshgrid_err_empty", (), kwargs={"indexing": "ij"})
-_list_op("meshgrid.indexing", "meshgrid_err_dtype", (((2,), "float32"), ((2,), "float64")),
-         kwargs={"indexing": "ij"})  # fmt: skip
+_list_op(
+    "meshgrid.indexing",
+    "meshgrid_err_dtype",
+    (((2,), "float32"), ((2,), "float64")),
+    kwargs={"indexing": "ij"},
+)
 _list_op("meshgrid.indexing", "meshgrid_err_indexing", ((2,), (2,)), kwargs={"indexing": "xx"})
-_list_op("meshgrid.indexing", "meshgrid_err_2d", ((2,), (2, 2)), kwargs={"indexing": "ij"},
-         tags=("errmsg",))  # fmt: skip
+_list_op(
+    "meshgrid.indexing",
+    "meshgrid_err_2d",
+    ((2,), (2, 2)),
+    kwargs={"indexing": "ij"},
+    tags=("errmsg",),
+)
 
 _unary("broadcast_to", "broadcast_to_basic", (3, 1), [2, 3, 4])
 _unary("broadcast_to", "broadcast_to_minus1", (3, 1), [-1, 5])

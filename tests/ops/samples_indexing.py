@@ -58,52 +58,127 @@ _INDEX_CASES = {
     "zero_size_self": ((0, 3), lambda M, rng: [None, idx(M, [1])]),
 }
 for _name, (_shape, _mk) in _INDEX_CASES.items():
-    add(f"index_{_name}", "index.Tensor",
-        lambda M, rng, s=_shape, f=_mk: ((rand(M, rng, s), f(M, rng)), {}))  # fmt: skip
-add("index_nc_self", "index.Tensor",
-    lambda M, rng: ((noncontig(M, rng, (3, 4, 2)), [None, idx(M, [0, 3])]), {}))  # fmt: skip
-add("index_nc_self_front", "index.Tensor",
-    lambda M, rng: ((noncontig(M, rng, (3, 4, 2)), [idx(M, [2, 0])]), {}))  # fmt: skip
-add("index_nc_self_last", "index.Tensor",
-    lambda M, rng: ((noncontig(M, rng, (3, 4, 2)), [None, None, idx(M, [1, 0, 1])]), {}))
-add("index_expanded_self", "index.Tensor",
-    lambda M, rng: ((rand(M, rng, (3, 1)).expand(3, 4), [None, idx(M, [0, 2])]), {}))  # fmt: skip
+    add(
+        f"index_{_name}",
+        "index.Tensor",
+        lambda M, rng, s=_shape, f=_mk: ((rand(M, rng, s), f(M, rng)), {}),
+    )
+add(
+    "index_nc_self",
+    "index.Tensor",
+    lambda M, rng: ((noncontig(M, rng, (3, 4, 2)), [None, idx(M, [0, 3])]), {}),
+)
+add(
+    "index_nc_self_front",
+    "index.Tensor",
+    lambda M, rng: ((noncontig(M, rng, (3, 4, 2)), [idx(M, [2, 0])]), {}),
+)
+add(
+    "index_nc_self_last",
+    "index.Tensor",
+    lambda M, rng: ((noncontig(M, rng, (3, 4, 2)), [None, None, idx(M, [1, 0, 1])]), {}),
+)
+add(
+    "index_expanded_self",
+    "index.Tensor",
+    lambda M, rng: ((rand(M, rng, (3, 1)).expand(3, 4), [None, idx(M, [0, 2])]), {}),
+)
 for _dt in (*ALL_DTYPES, "complex64"):
-    add(f"index_dtype_{_dt}", "index.Tensor",
-        lambda M, rng, d=_dt: ((rand(M, rng, (3, 4), d), [None, idx(M, [3, 0])]), {}))  # fmt: skip
-add("index_mask_full", "index.Tensor",
-    lambda M, rng: ((rand(M, rng, (2, 3)), [mask(M, rng, (2, 3))]), {}), tags=NO_META)
-add("index_mask_leading", "index.Tensor",
-    lambda M, rng: ((rand(M, rng, (3, 4)), [mask(M, rng, (3,))]), {}), tags=NO_META)
-add("index_mask_middle", "index.Tensor",
-    lambda M, rng: ((rand(M, rng, (2, 3, 4)), [None, mask(M, rng, (3, 4))]), {}), tags=NO_META)
-add("index_mask_and_int", "index.Tensor",
-    lambda M, rng: ((rand(M, rng, (3, 4)), [tensor(M, np.array([True, False, True])),
-                                             idx(M, [0, 3])]), {}), tags=NO_META)  # fmt: skip
-add("index_mask_uint8", "index.Tensor",
-    lambda M, rng: ((rand(M, rng, (3, 2)), [idx(M, [1, 0, 1], "uint8")]), {}), tags=NO_META)
-add("index_mask_none_true", "index.Tensor",
-    lambda M, rng: ((rand(M, rng, (3, 2)), [tensor(M, np.zeros(3, bool))]), {}), tags=NO_META)
-add("index_err_float", "index.Tensor",
-    lambda M, rng: ((rand(M, rng, (3, 2)), [rand(M, rng, (2,))]), {}))
-add("index_err_too_many", "index.Tensor",
-    lambda M, rng: ((rand(M, rng, (3,)), [idx(M, [0]), idx(M, [0])]), {}))
-add("index_err_broadcast", "index.Tensor",
-    lambda M, rng: ((rand(M, rng, (3, 4)), [idx(M, [0, 1]), idx(M, [0, 1, 2])]), {}))
-add("index_err_bounds", "index.Tensor",
-    lambda M, rng: ((rand(M, rng, (3, 4)), [None, idx(M, [0, 4])]), {}), tags=NO_META)
-add("index_err_bounds_neg", "index.Tensor",
-    lambda M, rng: ((rand(M, rng, (3, 4)), [idx(M, [-4])]), {}), tags=NO_META)
-add("index_err_mask_shape", "index.Tensor",
-    lambda M, rng: ((rand(M, rng, (3, 4)), [tensor(M, np.ones(2, bool))]), {}), tags=NO_META)
-add("index_err_zero_size_dim", "index.Tensor",
-    lambda M, rng: ((rand(M, rng, (0, 3)), [idx(M, [0])]), {}))
-add("index_out", "index.Tensor_out",
-    lambda M, rng: ((rand(M, rng, (3, 4)), [None, idx(M, [1, 2])]),
-                    {"out": rand(M, rng, (3, 2))}))  # fmt: skip
-add("index_out_int", "index.Tensor_out",
-    lambda M, rng: ((rand(M, rng, (3, 4), "int64"), [idx(M, [1])]),
-                    {"out": rand(M, rng, (1, 4), "int64")}))  # fmt: skip
+    add(
+        f"index_dtype_{_dt}",
+        "index.Tensor",
+        lambda M, rng, d=_dt: ((rand(M, rng, (3, 4), d), [None, idx(M, [3, 0])]), {}),
+    )
+add(
+    "index_mask_full",
+    "index.Tensor",
+    lambda M, rng: ((rand(M, rng, (2, 3)), [mask(M, rng, (2, 3))]), {}),
+    tags=NO_META,
+)
+add(
+    "index_mask_leading",
+    "index.Tensor",
+    lambda M, rng: ((rand(M, rng, (3, 4)), [mask(M, rng, (3,))]), {}),
+    tags=NO_META,
+)
+add(
+    "index_mask_middle",
+    "index.Tensor",
+    lambda M, rng: ((rand(M, rng, (2, 3, 4)), [None, mask(M, rng, (3, 4))]), {}),
+    tags=NO_META,
+)
+add(
+    "index_mask_and_int",
+    "index.Tensor",
+    lambda M, rng: (
+        (rand(M, rng, (3, 4)), [tensor(M, np.array([True, False, True])), idx(M, [0, 3])]),
+        {},
+    ),
+    tags=NO_META,
+)
+add(
+    "index_mask_uint8",
+    "index.Tensor",
+    lambda M, rng: ((rand(M, rng, (3, 2)), [idx(M, [1, 0, 1], "uint8")]), {}),
+    tags=NO_META,
+)
+add(
+    "index_mask_none_true",
+    "index.Tensor",
+    lambda M, rng: ((rand(M, rng, (3, 2)), [tensor(M, np.zeros(3, bool))]), {}),
+    tags=NO_META,
+)
+add(
+    "index_err_float",
+    "index.Tensor",
+    lambda M, rng: ((rand(M, rng, (3, 2)), [rand(M, rng, (2,))]), {}),
+)
+add(
+    "index_err_too_many",
+    "index.Tensor",
+    lambda M, rng: ((rand(M, rng, (3,)), [idx(M, [0]), idx(M, [0])]), {}),
+)
+add(
+    "index_err_broadcast",
+    "index.Tensor",
+    lambda M, rng: ((rand(M, rng, (3, 4)), [idx(M, [0, 1]), idx(M, [0, 1, 2])]), {}),
+)
+add(
+    "index_err_bounds",
+    "index.Tensor",
+    lambda M, rng: ((rand(M, rng, (3, 4)), [None, idx(M, [0, 4])]), {}),
+    tags=NO_META,
+)
+add(
+    "index_err_bounds_neg",
+    "index.Tensor",
+    lambda M, rng: ((rand(M, rng, (3, 4)), [idx(M, [-4])]), {}),
+    tags=NO_META,
+)
+add(
+    "index_err_mask_shape",
+    "index.Tensor",
+    lambda M, rng: ((rand(M, rng, (3, 4)), [tensor(M, np.ones(2, bool))]), {}),
+    tags=NO_META,
+)
+add(
+    "index_err_zero_size_dim",
+    "index.Tensor",
+    lambda M, rng: ((rand(M, rng, (0, 3)), [idx(M, [0])]), {}),
+)
+add(
+    "index_out",
+    "index.Tensor_out",
+    lambda M, rng: ((rand(M, rng, (3, 4)), [None, idx(M, [1, 2])]), {"out": rand(M, rng, (3, 2))}),
+)
+add(
+    "index_out_int",
+    "index.Tensor_out",
+    lambda M, rng: (
+        (rand(M, rng, (3, 4), "int64"), [idx(M, [1])]),
+        {"out": rand(M, rng, (1, 4), "int64")},
+    ),
+)
 
 # ----------------------------------------------------------------------------- index_put_
 
@@ -118,91 +193,231 @@ def _put_case(sid, shape, mk_indices, mk_values, accumulate=None, op="index_put_
     add(sid, op, make, **kw)
 
 
-_put_case("index_put__basic", (3, 4), lambda M, r: [idx(M, [2, 0])],
-          lambda M, r: rand(M, r, (2, 4)))  # fmt: skip
-_put_case("index_put__broadcast_value", (3, 4), lambda M, r: [None, idx(M, [1, 3])],
-          lambda M, r: rand(M, r, (2,)))  # fmt: skip
-_put_case("index_put__scalar_value", (3, 4), lambda M, r: [idx(M, [1]), idx(M, [2])],
-          lambda M, r: tensor(M, np.array(7.0, np.float32)))  # fmt: skip
-_put_case("index_put__separated", (2, 3, 4), lambda M, r: [idx(M, [0, 1]), None, idx(M, [3, 0])],
-          lambda M, r: rand(M, r, (2, 3)))  # fmt: skip
-_put_case("index_put__accumulate", (3, 4), lambda M, r: [idx(M, [0, 2, 0])],
-          lambda M, r: rand(M, r, (3, 4)), True)  # fmt: skip
-_put_case("index_put__accumulate_int", (5,), lambda M, r: [idx(M, [1, 1, 3, 1])],
-          lambda M, r: idx(M, [1, 2, 3, 4]), True)  # fmt: skip
-_put_case("index_put__negative", (3, 4), lambda M, r: [idx(M, [-1])],
-          lambda M, r: rand(M, r, (1, 4)))  # fmt: skip
-_put_case("index_put__mask_scalar", (3, 4), lambda M, r: [mask(M, r, (3, 4))],
-          lambda M, r: tensor(M, np.array(2.5, np.float32)), tags=NO_META)  # fmt: skip
-_put_case("index_put__mask_leading", (3, 4), lambda M, r: [mask(M, r, (3,))],
-          lambda M, r: tensor(M, np.array(-1.0, np.float32)), tags=NO_META)  # fmt: skip
-_put_case("index_put__mask_other_dtype", (3, 4), lambda M, r: [mask(M, r, (3, 4))],
-          lambda M, r: idx(M, 5), tags=NO_META)  # fmt: skip
-_put_case("index_put__mask_values", (2, 3), lambda M, r: [tensor(M, np.array([[1, 0, 1],
-          [0, 1, 0]], bool))], lambda M, r: rand(M, r, (3,)), tags=NO_META)  # fmt: skip
-_put_case("index_put__mask_accumulate", (2, 3), lambda M, r: [tensor(M, np.array([True, False]))],
-          lambda M, r: rand(M, r, (3,)), True, tags=NO_META)  # fmt: skip
-_put_case("index_put__int32_index", (4,), lambda M, r: [idx(M, [3, 1], "int32")],
-          lambda M, r: rand(M, r, (2,)))  # fmt: skip
-_put_case("index_put__err_dtype", (3, 4), lambda M, r: [idx(M, [0])],
-          lambda M, r: idx(M, [[1, 2, 3, 4]]))  # fmt: skip
-_put_case("index_put__err_shape", (3, 4), lambda M, r: [idx(M, [0, 1])],
-          lambda M, r: rand(M, r, (3,)))  # fmt: skip
-_put_case("index_put__err_too_many", (3,), lambda M, r: [idx(M, [0]), idx(M, [0])],
-          lambda M, r: rand(M, r, (1,)))  # fmt: skip
-_put_case("index_put__err_bounds", (3,), lambda M, r: [idx(M, [3])],
-          lambda M, r: rand(M, r, (1,)), tags=NO_META)  # fmt: skip
+_put_case(
+    "index_put__basic", (3, 4), lambda M, r: [idx(M, [2, 0])], lambda M, r: rand(M, r, (2, 4))
+)
+_put_case(
+    "index_put__broadcast_value",
+    (3, 4),
+    lambda M, r: [None, idx(M, [1, 3])],
+    lambda M, r: rand(M, r, (2,)),
+)
+_put_case(
+    "index_put__scalar_value",
+    (3, 4),
+    lambda M, r: [idx(M, [1]), idx(M, [2])],
+    lambda M, r: tensor(M, np.array(7.0, np.float32)),
+)
+_put_case(
+    "index_put__separated",
+    (2, 3, 4),
+    lambda M, r: [idx(M, [0, 1]), None, idx(M, [3, 0])],
+    lambda M, r: rand(M, r, (2, 3)),
+)
+_put_case(
+    "index_put__accumulate",
+    (3, 4),
+    lambda M, r: [idx(M, [0, 2, 0])],
+    lambda M, r: rand(M, r, (3, 4)),
+    True,
+)
+_put_case(
+    "index_put__accumulate_int",
+    (5,),
+    lambda M, r: [idx(M, [1, 1, 3, 1])],
+    lambda M, r: idx(M, [1, 2, 3, 4]),
+    True,
+)
+_put_case(
+    "index_put__negative", (3, 4), lambda M, r: [idx(M, [-1])], lambda M, r: rand(M, r, (1, 4))
+)
+_put_case(
+    "index_put__mask_scalar",
+    (3, 4),
+    lambda M, r: [mask(M, r, (3, 4))],
+    lambda M, r: tensor(M, np.array(2.5, np.float32)),
+    tags=NO_META,
+)
+_put_case(
+    "index_put__mask_leading",
+    (3, 4),
+    lambda M, r: [mask(M, r, (3,))],
+    lambda M, r: tensor(M, np.array(-1.0, np.float32)),
+    tags=NO_META,
+)
+_put_case(
+    "index_put__mask_other_dtype",
+    (3, 4),
+    lambda M, r: [mask(M, r, (3, 4))],
+    lambda M, r: idx(M, 5),
+    tags=NO_META,
+)
+_put_case(
+    "index_put__mask_values",
+    (2, 3),
+    lambda M, r: [tensor(M, np.array([[1, 0, 1], [0, 1, 0]], bool))],
+    lambda M, r: rand(M, r, (3,)),
+    tags=NO_META,
+)
+_put_case(
+    "index_put__mask_accumulate",
+    (2, 3),
+    lambda M, r: [tensor(M, np.array([True, False]))],
+    lambda M, r: rand(M, r, (3,)),
+    True,
+    tags=NO_META,
+)
+_put_case(
+    "index_put__int32_index",
+    (4,),
+    lambda M, r: [idx(M, [3, 1], "int32")],
+    lambda M, r: rand(M, r, (2,)),
+)
+_put_case(
+    "index_put__err_dtype", (3, 4), lambda M, r: [idx(M, [0])], lambda M, r: idx(M, [[1, 2, 3, 4]])
+)
+_put_case(
+    "index_put__err_shape", (3, 4), lambda M, r: [idx(M, [0, 1])], lambda M, r: rand(M, r, (3,))
+)
+_put_case(
+    "index_put__err_too_many",
+    (3,),
+    lambda M, r: [idx(M, [0]), idx(M, [0])],
+    lambda M, r: rand(M, r, (1,)),
+)
+_put_case(
+    "index_put__err_bounds",
+    (3,),
+    lambda M, r: [idx(M, [3])],
+    lambda M, r: rand(M, r, (1,)),
+    tags=NO_META,
+)
 for _dt in ALL_DTYPES:
-    add(f"index_put__dtype_{_dt}", "index_put_",
-        lambda M, rng, d=_dt: ((rand(M, rng, (3, 2), d), [idx(M, [2, 0])],
-                                rand(M, rng, (2, 2), d)), {}))  # fmt: skip
-_put_case("index_put_functional", (3, 4), lambda M, r: [None, idx(M, [0, 2])],
-          lambda M, r: rand(M, r, (3, 2)), op="index_put")  # fmt: skip
-_put_case("index_put_functional_acc", (3, 4), lambda M, r: [idx(M, [0, 0])],
-          lambda M, r: rand(M, r, (4,)), True, op="index_put")  # fmt: skip
-add("index_put_functional_nc", "index_put",
-    lambda M, rng: ((noncontig(M, rng, (3, 4)), [idx(M, [1])], rand(M, rng, (4,))), {}))
-add("index_put_out", "index_put.out",
-    lambda M, rng: ((rand(M, rng, (3, 2)), [idx(M, [1])], rand(M, rng, (2,))),
-                    {"out": rand(M, rng, (3, 2))}))  # fmt: skip
-_put_case("_index_put_impl__basic", (3, 4), lambda M, r: [idx(M, [1, 2])],
-          lambda M, r: rand(M, r, (4,)), op="_index_put_impl_")  # fmt: skip
-add("_index_put_impl__acc_unsafe", "_index_put_impl_",
-    lambda M, rng: ((rand(M, rng, (4,)), [idx(M, [1, 1])], rand(M, rng, (2,)), True, True), {}))
+    add(
+        f"index_put__dtype_{_dt}",
+        "index_put_",
+        lambda M, rng, d=_dt: (
+            (rand(M, rng, (3, 2), d), [idx(M, [2, 0])], rand(M, rng, (2, 2), d)),
+            {},
+        ),
+    )
+_put_case(
+    "index_put_functional",
+    (3, 4),
+    lambda M, r: [None, idx(M, [0, 2])],
+    lambda M, r: rand(M, r, (3, 2)),
+    op="index_put",
+)
+_put_case(
+    "index_put_functional_acc",
+    (3, 4),
+    lambda M, r: [idx(M, [0, 0])],
+    lambda M, r: rand(M, r, (4,)),
+    True,
+    op="index_put",
+)
+add(
+    "index_put_functional_nc",
+    "index_put",
+    lambda M, rng: ((noncontig(M, rng, (3, 4)), [idx(M, [1])], rand(M, rng, (4,))), {}),
+)
+add(
+    "index_put_out",
+    "index_put.out",
+    lambda M, rng: (
+        (rand(M, rng, (3, 2)), [idx(M, [1])], rand(M, rng, (2,))),
+        {"out": rand(M, rng, (3, 2))},
+    ),
+)
+_put_case(
+    "_index_put_impl__basic",
+    (3, 4),
+    lambda M, r: [idx(M, [1, 2])],
+    lambda M, r: rand(M, r, (4,)),
+    op="_index_put_impl_",
+)
+add(
+    "_index_put_impl__acc_unsafe",
+    "_index_put_impl_",
+    lambda M, rng: ((rand(M, rng, (4,)), [idx(M, [1, 1])], rand(M, rng, (2,)), True, True), {}),
+)
 
 # ----------------------------------------------------------------------------- index_select
 
-add("index_select_dim0", "index_select",
-    lambda M, rng: ((rand(M, rng, (4, 3)), 0, idx(M, [3, 0, 3])), {}))  # fmt: skip
-add("index_select_dim1", "index_select",
-    lambda M, rng: ((rand(M, rng, (2, 4, 3)), 1, idx(M, [1, 2])), {}))  # fmt: skip
-add("index_select_neg_dim", "index_select",
-    lambda M, rng: ((rand(M, rng, (2, 4)), -1, idx(M, [0, 3], "int32")), {}))  # fmt: skip
-add("index_select_scalar_index", "index_select",
-    lambda M, rng: ((rand(M, rng, (3, 4)), 1, idx(M, 2)), {}))  # fmt: skip
-add("index_select_0d_self", "index_select",
-    lambda M, rng: ((rand(M, rng, ()), 0, idx(M, [0])), {}))  # fmt: skip
-add("index_select_empty", "index_select",
-    lambda M, rng: ((rand(M, rng, (3, 4)), 0, idx(M, np.zeros(0, np.int64))), {}))  # fmt: skip
-add("index_select_nc", "index_select",
-    lambda M, rng: ((noncontig(M, rng, (3, 4)), 1, idx(M, [3, 1])), {}))  # fmt: skip
+add(
+    "index_select_dim0",
+    "index_select",
+    lambda M, rng: ((rand(M, rng, (4, 3)), 0, idx(M, [3, 0, 3])), {}),
+)
+add(
+    "index_select_dim1",
+    "index_select",
+    lambda M, rng: ((rand(M, rng, (2, 4, 3)), 1, idx(M, [1, 2])), {}),
+)
+add(
+    "index_select_neg_dim",
+    "index_select",
+    lambda M, rng: ((rand(M, rng, (2, 4)), -1, idx(M, [0, 3], "int32")), {}),
+)
+add(
+    "index_select_scalar_index",
+    "index_select",
+    lambda M, rng: ((rand(M, rng, (3, 4)), 1, idx(M, 2)), {}),
+)
+add("index_select_0d_self", "index_select", lambda M, rng: ((rand(M, rng, ()), 0, idx(M, [0])), {}))
+add(
+    "index_select_empty",
+    "index_select",
+    lambda M, rng: ((rand(M, rng, (3, 4)), 0, idx(M, np.zeros(0, np.int64))), {}),
+)
+add(
+    "index_select_nc",
+    "index_select",
+    lambda M, rng: ((noncontig(M, rng, (3, 4)), 1, idx(M, [3, 1])), {}),
+)
 for _dt in (*ALL_DTYPES, "complex64"):
-    add(f"index_select_dtype_{_dt}", "index_select",
-        lambda M, rng, d=_dt: ((rand(M, rng, (3, 2), d), 0, idx(M, [2, 0])), {}))  # fmt: skip
-add("index_select_out", "index_select.out",
-    lambda M, rng: ((rand(M, rng, (3, 4)), 0, idx(M, [1])), {"out": rand(M, rng, (1, 4))}))
-add("index_select_err_2d_index", "index_select",
-    lambda M, rng: ((rand(M, rng, (3, 4)), 0, idx(M, [[1]])), {}))  # fmt: skip
-add("index_select_err_dtype", "index_select",
-    lambda M, rng: ((rand(M, rng, (3, 4)), 0, idx(M, [1], "int16")), {}))  # fmt: skip
-add("index_select_err_bounds", "index_select",
-    lambda M, rng: ((rand(M, rng, (3, 4)), 0, idx(M, [3])), {}), tags=NO_META)  # fmt: skip
-add("index_select_err_negative", "index_select",
-    lambda M, rng: ((rand(M, rng, (3, 4)), 0, idx(M, [-1])), {}), tags=NO_META)  # fmt: skip
-add("index_select_err_scalar_many", "index_select",
-    lambda M, rng: ((rand(M, rng, ()), 0, idx(M, [0, 0])), {}))  # fmt: skip
-add("index_select_err_dim", "index_select",
-    lambda M, rng: ((rand(M, rng, (3, 4)), 2, idx(M, [0])), {}))  # fmt: skip
+    add(
+        f"index_select_dtype_{_dt}",
+        "index_select",
+        lambda M, rng, d=_dt: ((rand(M, rng, (3, 2), d), 0, idx(M, [2, 0])), {}),
+    )
+add(
+    "index_select_out",
+    "index_select.out",
+    lambda M, rng: ((rand(M, rng, (3, 4)), 0, idx(M, [1])), {"out": rand(M, rng, (1, 4))}),
+)
+add(
+    "index_select_err_2d_index",
+    "index_select",
+    lambda M, rng: ((rand(M, rng, (3, 4)), 0, idx(M, [[1]])), {}),
+)
+add(
+    "index_select_err_dtype",
+    "index_select",
+    lambda M, rng: ((rand(M, rng, (3, 4)), 0, idx(M, [1], "int16")), {}),
+)
+add(
+    "index_select_err_bounds",
+    "index_select",
+    lambda M, rng: ((rand(M, rng, (3, 4)), 0, idx(M, [3])), {}),
+    tags=NO_META,
+)
+add(
+    "index_select_err_negative",
+    "index_select",
+    lambda M, rng: ((rand(M, rng, (3, 4)), 0, idx(M, [-1])), {}),
+    tags=NO_META,
+)
+add(
+    "index_select_err_scalar_many",
+    "index_select",
+    lambda M, rng: ((rand(M, rng, ()), 0, idx(M, [0, 0])), {}),
+)
+add(
+    "index_select_err_dim",
+    "index_select",
+    lambda M, rng: ((rand(M, rng, (3, 4)), 2, idx(M, [0])), {}),
+)
 
 # ----------------------------------------------------------------------------- gather
 
@@ -211,42 +426,84 @@ def _gather_index(rng, shape, size):
     return rng.integers(0, size, shape)
 
 
-add("gather_dim0", "gather",
-    lambda M, rng: ((rand(M, rng, (3, 4)), 0, idx(M, _gather_index(rng, (2, 4), 3))), {}))
-add("gather_dim1_smaller", "gather",
-    lambda M, rng: ((rand(M, rng, (3, 4)), 1, idx(M, _gather_index(rng, (2, 6), 4))), {}))
-add("gather_neg_dim_3d", "gather",
-    lambda M, rng: ((rand(M, rng, (2, 3, 4)), -1, idx(M, _gather_index(rng, (2, 3, 2), 4))),
-                    {}))  # fmt: skip
-add("gather_int32", "gather",
-    lambda M, rng: ((rand(M, rng, (3, 4)), 1, idx(M, _gather_index(rng, (3, 2), 4), "int32")),
-                    {}))  # fmt: skip
-add("gather_nc", "gather",
-    lambda M, rng: ((noncontig(M, rng, (3, 4)), 0, idx(M, _gather_index(rng, (3, 4), 3))), {}))
-add("gather_nc_index", "gather",
-    lambda M, rng: ((rand(M, rng, (3, 4)), 1, idx(M, _gather_index(rng, (4, 3), 4)).t()), {}))
+add(
+    "gather_dim0",
+    "gather",
+    lambda M, rng: ((rand(M, rng, (3, 4)), 0, idx(M, _gather_index(rng, (2, 4), 3))), {}),
+)
+add(
+    "gather_dim1_smaller",
+    "gather",
+    lambda M, rng: ((rand(M, rng, (3, 4)), 1, idx(M, _gather_index(rng, (2, 6), 4))), {}),
+)
+add(
+    "gather_neg_dim_3d",
+    "gather",
+    lambda M, rng: ((rand(M, rng, (2, 3, 4)), -1, idx(M, _gather_index(rng, (2, 3, 2), 4))), {}),
+)
+add(
+    "gather_int32",
+    "gather",
+    lambda M, rng: ((rand(M, rng, (3, 4)), 1, idx(M, _gather_index(rng, (3, 2), 4), "int32")), {}),
+)
+add(
+    "gather_nc",
+    "gather",
+    lambda M, rng: ((noncontig(M, rng, (3, 4)), 0, idx(M, _gather_index(rng, (3, 4), 3))), {}),
+)
+add(
+    "gather_nc_index",
+    "gather",
+    lambda M, rng: ((rand(M, rng, (3, 4)), 1, idx(M, _gather_index(rng, (4, 3), 4)).t()), {}),
+)
 add("gather_0d", "gather", lambda M, rng: ((rand(M, rng, ()), 0, idx(M, 0)), {}))
-add("gather_empty_index", "gather",
-    lambda M, rng: ((rand(M, rng, (3, 4)), 0, idx(M, np.zeros((0, 4), np.int64))), {}))  # fmt: skip
+add(
+    "gather_empty_index",
+    "gather",
+    lambda M, rng: ((rand(M, rng, (3, 4)), 0, idx(M, np.zeros((0, 4), np.int64))), {}),
+)
 for _dt in ALL_DTYPES:
-    add(f"gather_dtype_{_dt}", "gather",
-        lambda M, rng, d=_dt: ((rand(M, rng, (3, 2), d), 0, idx(M, [[2, 0], [1, 1]])), {}))
-add("gather_sparse_grad_kw", "gather",
-    lambda M, rng: ((rand(M, rng, (3, 2)), 1, idx(M, [[1], [0], [1]])),
-                    {"sparse_grad": False}))  # fmt: skip
-add("gather_out", "gather.out",
-    lambda M, rng: ((rand(M, rng, (3, 2)), 1, idx(M, [[1], [0], [1]])),
-                    {"out": rand(M, rng, (3, 1))}))  # fmt: skip
-add("gather_err_dtype", "gather",
-    lambda M, rng: ((rand(M, rng, (3, 2)), 1, idx(M, [[1]], "int16")), {}))  # fmt: skip
-add("gather_err_ndim", "gather",
-    lambda M, rng: ((rand(M, rng, (3, 2)), 1, idx(M, [1])), {}))  # fmt: skip
-add("gather_err_size", "gather",
-    lambda M, rng: ((rand(M, rng, (3, 2)), 1, idx(M, [[0], [0], [0], [0]])), {}))  # fmt: skip
-add("gather_err_bounds", "gather",
-    lambda M, rng: ((rand(M, rng, (3, 2)), 1, idx(M, [[0], [2], [0]])), {}), tags=NO_META)
-add("gather_err_negative", "gather",
-    lambda M, rng: ((rand(M, rng, (3, 2)), 0, idx(M, [[-1, 0]])), {}), tags=NO_META)  # fmt: skip
+    add(
+        f"gather_dtype_{_dt}",
+        "gather",
+        lambda M, rng, d=_dt: ((rand(M, rng, (3, 2), d), 0, idx(M, [[2, 0], [1, 1]])), {}),
+    )
+add(
+    "gather_sparse_grad_kw",
+    "gather",
+    lambda M, rng: ((rand(M, rng, (3, 2)), 1, idx(M, [[1], [0], [1]])), {"sparse_grad": False}),
+)
+add(
+    "gather_out",
+    "gather.out",
+    lambda M, rng: (
+        (rand(M, rng, (3, 2)), 1, idx(M, [[1], [0], [1]])),
+        {"out": rand(M, rng, (3, 1))},
+    ),
+)
+add(
+    "gather_err_dtype",
+    "gather",
+    lambda M, rng: ((rand(M, rng, (3, 2)), 1, idx(M, [[1]], "int16")), {}),
+)
+add("gather_err_ndim", "gather", lambda M, rng: ((rand(M, rng, (3, 2)), 1, idx(M, [1])), {}))
+add(
+    "gather_err_size",
+    "gather",
+    lambda M, rng: ((rand(M, rng, (3, 2)), 1, idx(M, [[0], [0], [0], [0]])), {}),
+)
+add(
+    "gather_err_bounds",
+    "gather",
+    lambda M, rng: ((rand(M, rng, (3, 2)), 1, idx(M, [[0], [2], [0]])), {}),
+    tags=NO_META,
+)
+add(
+    "gather_err_negative",
+    "gather",
+    lambda M, rng: ((rand(M, rng, (3, 2)), 0, idx(M, [[-1, 0]])), {}),
+    tags=NO_META,
+)
 
 # ----------------------------------------------------------------------------- scatter
 
@@ -265,147 +522,335 @@ def _sc(M, rng, shape=(3, 4), ishape=(2, 3), dim=0, dtype="float32", nc=False):
     return self, dim, idx(M, _scatter_index(rng, shape, ishape, dim))
 
 
-add("scatter_src_dim0", "scatter.src",
-    lambda M, rng: ((*_sc(M, rng), rand(M, rng, (2, 4))), {}))  # fmt: skip
-add("scatter_src_dim1", "scatter.src",
-    lambda M, rng: ((*_sc(M, rng, ishape=(3, 2), dim=1), rand(M, rng, (3, 3))), {}))  # fmt: skip
-add("scatter_src_nc_self", "scatter.src",
-    lambda M, rng: ((*_sc(M, rng, nc=True), rand(M, rng, (2, 3))), {}))  # fmt: skip
-add("scatter_src_neg_dim", "scatter.src",
-    lambda M, rng: ((*_sc(M, rng, (2, 3, 4), (2, 2, 2), 2), rand(M, rng, (2, 2, 2))), {}))
-add("scatter_src_empty_index", "scatter.src",
-    lambda M, rng: ((rand(M, rng, (3,)), 0, idx(M, np.zeros(0, np.int64)), rand(M, rng, (2,))),
-                    {}))  # fmt: skip
-add("scatter_src_0d", "scatter.src",
-    lambda M, rng: ((rand(M, rng, ()), 0, idx(M, 0), rand(M, rng, ())), {}))  # fmt: skip
+add("scatter_src_dim0", "scatter.src", lambda M, rng: ((*_sc(M, rng), rand(M, rng, (2, 4))), {}))
+add(
+    "scatter_src_dim1",
+    "scatter.src",
+    lambda M, rng: ((*_sc(M, rng, ishape=(3, 2), dim=1), rand(M, rng, (3, 3))), {}),
+)
+add(
+    "scatter_src_nc_self",
+    "scatter.src",
+    lambda M, rng: ((*_sc(M, rng, nc=True), rand(M, rng, (2, 3))), {}),
+)
+add(
+    "scatter_src_neg_dim",
+    "scatter.src",
+    lambda M, rng: ((*_sc(M, rng, (2, 3, 4), (2, 2, 2), 2), rand(M, rng, (2, 2, 2))), {}),
+)
+add(
+    "scatter_src_empty_index",
+    "scatter.src",
+    lambda M, rng: ((rand(M, rng, (3,)), 0, idx(M, np.zeros(0, np.int64)), rand(M, rng, (2,))), {}),
+)
+add(
+    "scatter_src_0d",
+    "scatter.src",
+    lambda M, rng: ((rand(M, rng, ()), 0, idx(M, 0), rand(M, rng, ())), {}),
+)
 add("scatter_value", "scatter.value", lambda M, rng: ((*_sc(M, rng), 2.5), {}))
-add("scatter_value_int_self", "scatter.value",
-    lambda M, rng: ((*_sc(M, rng, dtype="int64"), 7), {}))  # fmt: skip
-add("scatter_value_float_into_int", "scatter.value",
-    lambda M, rng: ((*_sc(M, rng, dtype="int32"), 2.7), {}))  # fmt: skip
-add("scatter_value_bool", "scatter.value",
-    lambda M, rng: ((*_sc(M, rng, dtype="bool"), True), {}))  # fmt: skip
+add(
+    "scatter_value_int_self", "scatter.value", lambda M, rng: ((*_sc(M, rng, dtype="int64"), 7), {})
+)
+add(
+    "scatter_value_float_into_int",
+    "scatter.value",
+    lambda M, rng: ((*_sc(M, rng, dtype="int32"), 2.7), {}),
+)
+add("scatter_value_bool", "scatter.value", lambda M, rng: ((*_sc(M, rng, dtype="bool"), True), {}))
 for _dt in ALL_DTYPES:
-    add(f"scatter_src_dtype_{_dt}", "scatter.src",
-        lambda M, rng, d=_dt: ((*_sc(M, rng, dtype=d), rand(M, rng, (2, 3), d)), {}))  # fmt: skip
-add("scatter_reduce_add", "scatter.reduce",
-    lambda M, rng: ((rand(M, rng, (3, 4)), 0, idx(M, [[0, 1, 0, 0], [0, 2, 2, 1]]),
-                     rand(M, rng, (2, 4))), {"reduce": "add"}))  # fmt: skip
-add("scatter_reduce_multiply", "scatter.reduce",
-    lambda M, rng: ((rand(M, rng, (3, 4)), 1, idx(M, [[0, 0], [3, 3], [1, 2]]),
-                     rand(M, rng, (3, 2))), {"reduce": "multiply"}))  # fmt: skip
-add("scatter_value_reduce_add", "scatter.value_reduce",
-    lambda M, rng: ((rand(M, rng, (3, 4)), 0, idx(M, [[0, 0, 1, 2], [0, 1, 1, 2]]), 1.5),
-                    {"reduce": "add"}))  # fmt: skip
-add("scatter_value_reduce_multiply", "scatter.value_reduce",
-    lambda M, rng: ((rand(M, rng, (3, 4), "int64"), 1, idx(M, [[0, 0], [1, 3], [2, 2]]), 3),
-                    {"reduce": "multiply"}))  # fmt: skip
-add("scatter_err_reduce_name", "scatter.reduce",
-    lambda M, rng: ((*_sc(M, rng), rand(M, rng, (2, 3))), {"reduce": "mean"}))  # fmt: skip
-add("scatter_err_dtype_src", "scatter.src",
-    lambda M, rng: ((*_sc(M, rng), rand(M, rng, (2, 3), "float64")), {}))  # fmt: skip
-add("scatter_err_index_dtype", "scatter.src",
-    lambda M, rng: ((rand(M, rng, (3, 4)), 0, idx(M, [[0]], "int16"), rand(M, rng, (2, 3))),
-                    {}))  # fmt: skip
-add("scatter_err_ndim", "scatter.src",
-    lambda M, rng: ((rand(M, rng, (3, 4)), 0, idx(M, [0]), rand(M, rng, (2, 3))), {}))  # fmt: skip
-add("scatter_err_index_larger_than_self", "scatter.src",
-    lambda M, rng: ((rand(M, rng, (3, 4)), 0, idx(M, [[0] * 5]), rand(M, rng, (2, 5))), {}))
-add("scatter_err_index_larger_than_src", "scatter.src",
-    lambda M, rng: ((rand(M, rng, (3, 4)), 0, idx(M, [[0, 1, 2]]), rand(M, rng, (2, 2))), {}))
-add("scatter_value_err_index_larger", "scatter.value",
-    lambda M, rng: ((rand(M, rng, (3, 4)), 1, idx(M, [[0]] * 4), 1.0), {}))  # fmt: skip
-add("scatter_err_bounds", "scatter.src",
+    add(
+        f"scatter_src_dtype_{_dt}",
+        "scatter.src",
+        lambda M, rng, d=_dt: ((*_sc(M, rng, dtype=d), rand(M, rng, (2, 3), d)), {}),
+    )
+add(
+    "scatter_reduce_add",
+    "scatter.reduce",
+    lambda M, rng: (
+        (rand(M, rng, (3, 4)), 0, idx(M, [[0, 1, 0, 0], [0, 2, 2, 1]]), rand(M, rng, (2, 4))),
+        {"reduce": "add"},
+    ),
+)
+add(
+    "scatter_reduce_multiply",
+    "scatter.reduce",
+    lambda M, rng: (
+        (rand(M, rng, (3, 4)), 1, idx(M, [[0, 0], [3, 3], [1, 2]]), rand(M, rng, (3, 2))),
+        {"reduce": "multiply"},
+    ),
+)
+add(
+    "scatter_value_reduce_add",
+    "scatter.value_reduce",
+    lambda M, rng: (
+        (rand(M, rng, (3, 4)), 0, idx(M, [[0, 0, 1, 2], [0, 1, 1, 2]]), 1.5),
+        {"reduce": "add"},
+    ),
+)
+add(
+    "scatter_value_reduce_multiply",
+    "scatter.value_reduce",
+    lambda M, rng: (
+        (rand(M, rng, (3, 4), "int64"), 1, idx(M, [[0, 0], [1, 3], [2, 2]]), 3),
+        {"reduce": "multiply"},
+    ),
+)
+add(
+    "scatter_err_reduce_name",
+    "scatter.reduce",
+    lambda M, rng: ((*_sc(M, rng), rand(M, rng, (2, 3))), {"reduce": "mean"}),
+)
+add(
+    "scatter_err_dtype_src",
+    "scatter.src",
+    lambda M, rng: ((*_sc(M, rng), rand(M, rng, (2, 3), "float64")), {}),
+)
+add(
+    "scatter_err_index_dtype",
+    "scatter.src",
+    lambda M, rng: ((rand(M, rng, (3, 4)), 0, idx(M, [[0]], "int16"), rand(M, rng, (2, 3))), {}),
+)
+add(
+    "scatter_err_ndim",
+    "scatter.src",
+    lambda M, rng: ((rand(M, rng, (3, 4)), 0, idx(M, [0]), rand(M, rng, (2, 3))), {}),
+)
+add(
+    "scatter_err_index_larger_than_self",
+    "scatter.src",
+    lambda M, rng: ((rand(M, rng, (3, 4)), 0, idx(M, [[0] * 5]), rand(M, rng, (2, 5))), {}),
+)
+add(
+    "scatter_err_index_larger_than_src",
+    "scatter.src",
+    lambda M, rng: ((rand(M, rng, (3, 4)), 0, idx(M, [[0, 1, 2]]), rand(M, rng, (2, 2))), {}),
+)
+add(
+    "scatter_value_err_index_larger",
+    "scatter.value",
+    lambda M, rng: ((rand(M, rng, (3, 4)), 1, idx(M, [[0]] * 4), 1.0), {}),
+)
+add(
+    "scatter_err_bounds",
+    "scatter.src",
     lambda M, rng: ((rand(M, rng, (3, 4)), 0, idx(M, [[3]]), rand(M, rng, (2, 3))), {}),
-    tags=NO_META)  # fmt: skip
-add("scatter_err_negative", "scatter.value",
-    lambda M, rng: ((rand(M, rng, (3, 4)), 1, idx(M, [[-1]]), 1.0), {}), tags=NO_META)  # fmt: skip
-add("scatter__src", "scatter_.src",
-    lambda M, rng: ((*_sc(M, rng), rand(M, rng, (2, 3))), {}))  # fmt: skip
-add("scatter__src_nc", "scatter_.src",
-    lambda M, rng: ((*_sc(M, rng, nc=True), rand(M, rng, (2, 3))), {}))  # fmt: skip
+    tags=NO_META,
+)
+add(
+    "scatter_err_negative",
+    "scatter.value",
+    lambda M, rng: ((rand(M, rng, (3, 4)), 1, idx(M, [[-1]]), 1.0), {}),
+    tags=NO_META,
+)
+add("scatter__src", "scatter_.src", lambda M, rng: ((*_sc(M, rng), rand(M, rng, (2, 3))), {}))
+add(
+    "scatter__src_nc",
+    "scatter_.src",
+    lambda M, rng: ((*_sc(M, rng, nc=True), rand(M, rng, (2, 3))), {}),
+)
 add("scatter__value", "scatter_.value", lambda M, rng: ((*_sc(M, rng), -1.0), {}))
-add("scatter__reduce", "scatter_.reduce",
-    lambda M, rng: ((rand(M, rng, (3, 4)), 0, idx(M, [[0, 0, 0, 0]]), rand(M, rng, (1, 4))),
-                    {"reduce": "multiply"}))  # fmt: skip
-add("scatter__value_reduce", "scatter_.value_reduce",
-    lambda M, rng: ((rand(M, rng, (3, 4)), 0, idx(M, [[0, 2], [0, 2]]), 2.0),
-                    {"reduce": "add"}))  # fmt: skip
-add("scatter__err_dtype", "scatter_.src",
-    lambda M, rng: ((*_sc(M, rng), rand(M, rng, (2, 3), "int64")), {}))  # fmt: skip
-add("scatter_src_out", "scatter.src_out",
-    lambda M, rng: ((*_sc(M, rng), rand(M, rng, (2, 3))), {"out": rand(M, rng, (3, 4))}))
-add("scatter_value_out", "scatter.value_out",
-    lambda M, rng: ((*_sc(M, rng), 1.0), {"out": rand(M, rng, (3, 4))}))  # fmt: skip
-add("scatter_reduce_out", "scatter.reduce_out",
-    lambda M, rng: ((*_sc(M, rng), rand(M, rng, (2, 3))),
-                    {"reduce": "add", "out": rand(M, rng, (3, 4))}))  # fmt: skip
-add("scatter_value_reduce_out", "scatter.value_reduce_out",
-    lambda M, rng: ((*_sc(M, rng), 2.0), {"reduce": "multiply", "out": rand(M, rng, (3, 4))}))
+add(
+    "scatter__reduce",
+    "scatter_.reduce",
+    lambda M, rng: (
+        (rand(M, rng, (3, 4)), 0, idx(M, [[0, 0, 0, 0]]), rand(M, rng, (1, 4))),
+        {"reduce": "multiply"},
+    ),
+)
+add(
+    "scatter__value_reduce",
+    "scatter_.value_reduce",
+    lambda M, rng: ((rand(M, rng, (3, 4)), 0, idx(M, [[0, 2], [0, 2]]), 2.0), {"reduce": "add"}),
+)
+add(
+    "scatter__err_dtype",
+    "scatter_.src",
+    lambda M, rng: ((*_sc(M, rng), rand(M, rng, (2, 3), "int64")), {}),
+)
+add(
+    "scatter_src_out",
+    "scatter.src_out",
+    lambda M, rng: ((*_sc(M, rng), rand(M, rng, (2, 3))), {"out": rand(M, rng, (3, 4))}),
+)
+add(
+    "scatter_value_out",
+    "scatter.value_out",
+    lambda M, rng: ((*_sc(M, rng), 1.0), {"out": rand(M, rng, (3, 4))}),
+)
+add(
+    "scatter_reduce_out",
+    "scatter.reduce_out",
+    lambda M, rng: (
+        (*_sc(M, rng), rand(M, rng, (2, 3))),
+        {"reduce": "add", "out": rand(M, rng, (3, 4))},
+    ),
+)
+add(
+    "scatter_value_reduce_out",
+    "scatter.value_reduce_out",
+    lambda M, rng: ((*_sc(M, rng), 2.0), {"reduce": "multiply", "out": rand(M, rng, (3, 4))}),
+)
 
-add("scatter_add_basic", "scatter_add",
-    lambda M, rng: ((rand(M, rng, (3, 4)), 0, idx(M, [[0, 1, 0, 2], [0, 1, 1, 2]]),
-                     rand(M, rng, (2, 4))), {}))  # fmt: skip
-add("scatter_add_dim1_small", "scatter_add",
-    lambda M, rng: ((rand(M, rng, (3, 4)), 1, idx(M, [[3, 3, 0], [1, 1, 1]]),
-                     rand(M, rng, (2, 5))), {}))  # fmt: skip
-add("scatter_add_int", "scatter_add",
-    lambda M, rng: ((rand(M, rng, (5,), "int64"), 0, idx(M, [4, 4, 0]),
-                     rand(M, rng, (3,), "int64")),
-                    {}))  # fmt: skip
-add("scatter_add_nc", "scatter_add",
-    lambda M, rng: ((noncontig(M, rng, (3, 4)), 0, idx(M, [[0, 0, 0, 0]]), rand(M, rng, (1, 4))),
-                    {}))  # fmt: skip
-add("scatter_add_float16", "scatter_add",
-    lambda M, rng: ((rand(M, rng, (4,), "float16"), 0, idx(M, [1, 1]),
-                     rand(M, rng, (2,), "float16")),
-                    {}))  # fmt: skip
-add("scatter_add_err_dtype", "scatter_add",
-    lambda M, rng: ((rand(M, rng, (4,)), 0, idx(M, [1]), rand(M, rng, (1,), "float64")), {}))
-add("scatter_add__basic", "scatter_add_",
-    lambda M, rng: ((rand(M, rng, (3, 2)), 1, idx(M, [[1, 1], [0, 1]]), rand(M, rng, (2, 2))),
-                    {}))  # fmt: skip
-add("scatter_add_out", "scatter_add.out",
-    lambda M, rng: ((rand(M, rng, (3, 2)), 1, idx(M, [[1, 1]]), rand(M, rng, (1, 2))),
-                    {"out": rand(M, rng, (3, 2))}))  # fmt: skip
+add(
+    "scatter_add_basic",
+    "scatter_add",
+    lambda M, rng: (
+        (rand(M, rng, (3, 4)), 0, idx(M, [[0, 1, 0, 2], [0, 1, 1, 2]]), rand(M, rng, (2, 4))),
+        {},
+    ),
+)
+add(
+    "scatter_add_dim1_small",
+    "scatter_add",
+    lambda M, rng: (
+        (rand(M, rng, (3, 4)), 1, idx(M, [[3, 3, 0], [1, 1, 1]]), rand(M, rng, (2, 5))),
+        {},
+    ),
+)
+add(
+    "scatter_add_int",
+    "scatter_add",
+    lambda M, rng: (
+        (rand(M, rng, (5,), "int64"), 0, idx(M, [4, 4, 0]), rand(M, rng, (3,), "int64")),
+        {},
+    ),
+)
+add(
+    "scatter_add_nc",
+    "scatter_add",
+    lambda M, rng: (
+        (noncontig(M, rng, (3, 4)), 0, idx(M, [[0, 0, 0, 0]]), rand(M, rng, (1, 4))),
+        {},
+    ),
+)
+add(
+    "scatter_add_float16",
+    "scatter_add",
+    lambda M, rng: (
+        (rand(M, rng, (4,), "float16"), 0, idx(M, [1, 1]), rand(M, rng, (2,), "float16")),
+        {},
+    ),
+)
+add(
+    "scatter_add_err_dtype",
+    "scatter_add",
+    lambda M, rng: ((rand(M, rng, (4,)), 0, idx(M, [1]), rand(M, rng, (1,), "float64")), {}),
+)
+add(
+    "scatter_add__basic",
+    "scatter_add_",
+    lambda M, rng: ((rand(M, rng, (3, 2)), 1, idx(M, [[1, 1], [0, 1]]), rand(M, rng, (2, 2))), {}),
+)
+add(
+    "scatter_add_out",
+    "scatter_add.out",
+    lambda M, rng: (
+        (rand(M, rng, (3, 2)), 1, idx(M, [[1, 1]]), rand(M, rng, (1, 2))),
+        {"out": rand(M, rng, (3, 2))},
+    ),
+)
 
 for _red in ("sum", "prod", "mean", "amax", "amin"):
     for _inc in (True, False):
         _sfx = f"{_red}_{'incl' if _inc else 'excl'}"
-        add(f"scatter_reduce_two_{_sfx}", "scatter_reduce.two",
-            lambda M, rng, r=_red, i=_inc: ((rand(M, rng, (3, 4)), 0,
-                                             idx(M, [[0, 1, 0, 0], [0, 1, 1, 0]]),
-                                             rand(M, rng, (2, 4)), r), {"include_self": i}))
-    add(f"scatter_reduce_two_int_{_red}", "scatter_reduce.two",
-        lambda M, rng, r=_red: ((rand(M, rng, (4,), "int64", -5, 5), 0, idx(M, [1, 1, 3]),
-                                 rand(M, rng, (3,), "int64", -5, 5), r),
-                                {"include_self": False}))  # fmt: skip
-add("scatter_reduce_two_err_reduce", "scatter_reduce.two",
-    lambda M, rng: ((rand(M, rng, (4,)), 0, idx(M, [1]), rand(M, rng, (1,)), "add"), {}))
-add("scatter_reduce__two", "scatter_reduce_.two",
-    lambda M, rng: ((rand(M, rng, (4,)), 0, idx(M, [1, 1]), rand(M, rng, (2,)), "amax"), {}))
-add("scatter_reduce_two_out", "scatter_reduce.two_out",
-    lambda M, rng: ((rand(M, rng, (4,)), 0, idx(M, [1, 1]), rand(M, rng, (2,)), "sum"),
-                    {"include_self": False, "out": rand(M, rng, (4,))}))  # fmt: skip
+        add(
+            f"scatter_reduce_two_{_sfx}",
+            "scatter_reduce.two",
+            lambda M, rng, r=_red, i=_inc: (
+                (
+                    rand(M, rng, (3, 4)),
+                    0,
+                    idx(M, [[0, 1, 0, 0], [0, 1, 1, 0]]),
+                    rand(M, rng, (2, 4)),
+                    r,
+                ),
+                {"include_self": i},
+            ),
+        )
+    add(
+        f"scatter_reduce_two_int_{_red}",
+        "scatter_reduce.two",
+        lambda M, rng, r=_red: (
+            (
+                rand(M, rng, (4,), "int64", -5, 5),
+                0,
+                idx(M, [1, 1, 3]),
+                rand(M, rng, (3,), "int64", -5, 5),
+                r,
+            ),
+            {"include_self": False},
+        ),
+    )
+add(
+    "scatter_reduce_two_err_reduce",
+    "scatter_reduce.two",
+    lambda M, rng: ((rand(M, rng, (4,)), 0, idx(M, [1]), rand(M, rng, (1,)), "add"), {}),
+)
+add(
+    "scatter_reduce__two",
+    "scatter_reduce_.two",
+    lambda M, rng: ((rand(M, rng, (4,)), 0, idx(M, [1, 1]), rand(M, rng, (2,)), "amax"), {}),
+)
+add(
+    "scatter_reduce_two_out",
+    "scatter_reduce.two_out",
+    lambda M, rng: (
+        (rand(M, rng, (4,)), 0, idx(M, [1, 1]), rand(M, rng, (2,)), "sum"),
+        {"include_self": False, "out": rand(M, rng, (4,))},
+    ),
+)
 
 # ------------------------------------------------------------------------- masked_select / nonzero
 
-add("masked_select_basic", "masked_select",
-    lambda M, rng: ((rand(M, rng, (3, 4)), mask(M, rng, (3, 4))), {}), tags=NO_META)
-add("masked_select_broadcast_mask", "masked_select",
-    lambda M, rng: ((rand(M, rng, (3, 4)), mask(M, rng, (4,))), {}), tags=NO_META)
-add("masked_select_broadcast_self", "masked_select",
-    lambda M, rng: ((rand(M, rng, (4,)), mask(M, rng, (3, 4))), {}), tags=NO_META)
-add("masked_select_nc", "masked_select",
-    lambda M, rng: ((noncontig(M, rng, (3, 4)), mask(M, rng, (3, 4))), {}), tags=NO_META)
-add("masked_select_0d", "masked_select",
-    lambda M, rng: ((rand(M, rng, ()), tensor(M, np.array(True))), {}), tags=NO_META)
-add("masked_select_int", "masked_select",
-    lambda M, rng: ((rand(M, rng, (5,), "int16"), mask(M, rng, (5,))), {}), tags=NO_META)
-add("masked_select_err_uint8", "masked_select",
-    lambda M, rng: ((rand(M, rng, (2,)), idx(M, [1, 0], "uint8")), {}))
-add("masked_select_err_shape", "masked_select",
-    lambda M, rng: ((rand(M, rng, (2, 3)), mask(M, rng, (2,))), {}))
+add(
+    "masked_select_basic",
+    "masked_select",
+    lambda M, rng: ((rand(M, rng, (3, 4)), mask(M, rng, (3, 4))), {}),
+    tags=NO_META,
+)
+add(
+    "masked_select_broadcast_mask",
+    "masked_select",
+    lambda M, rng: ((rand(M, rng, (3, 4)), mask(M, rng, (4,))), {}),
+    tags=NO_META,
+)
+add(
+    "masked_select_broadcast_self",
+    "masked_select",
+    lambda M, rng: ((rand(M, rng, (4,)), mask(M, rng, (3, 4))), {}),
+    tags=NO_META,
+)
+add(
+    "masked_select_nc",
+    "masked_select",
+    lambda M, rng: ((noncontig(M, rng, (3, 4)), mask(M, rng, (3, 4))), {}),
+    tags=NO_META,
+)
+add(
+    "masked_select_0d",
+    "masked_select",
+    lambda M, rng: ((rand(M, rng, ()), tensor(M, np.array(True))), {}),
+    tags=NO_META,
+)
+add(
+    "masked_select_int",
+    "masked_select",
+    lambda M, rng: ((rand(M, rng, (5,), "int16"), mask(M, rng, (5,))), {}),
+    tags=NO_META,
+)
+add(
+    "masked_select_err_uint8",
+    "masked_select",
+    lambda M, rng: ((rand(M, rng, (2,)), idx(M, [1, 0], "uint8")), {}),
+)
+add(
+    "masked_select_err_shape",
+    "masked_select",
+    lambda M, rng: ((rand(M, rng, (2, 3)), mask(M, rng, (2,))), {}),
+)
+
+
 def _masked_select_out(M, rng):
     m = rng.random((2, 3)) < 0.5
     return (rand(M, rng, (2, 3)), tensor(M, m)), {"out": rand(M, rng, (int(m.sum()),))}
@@ -414,164 +859,354 @@ def _masked_select_out(M, rng):
 add("masked_select_out", "masked_select.out", _masked_select_out, tags=NO_META)
 
 for _dt in (*ALL_DTYPES, "complex64"):
-    add(f"nonzero_dtype_{_dt}", "nonzero",
-        lambda M, rng, d=_dt: ((rand(M, rng, (3, 4), d, -1, 1),), {}), tags=NO_META)  # fmt: skip
-add("nonzero_1d", "nonzero", lambda M, rng: ((rand(M, rng, (6,), "int64", 0, 1),), {}),
-    tags=NO_META)  # fmt: skip
+    add(
+        f"nonzero_dtype_{_dt}",
+        "nonzero",
+        lambda M, rng, d=_dt: ((rand(M, rng, (3, 4), d, -1, 1),), {}),
+        tags=NO_META,
+    )
+add(
+    "nonzero_1d", "nonzero", lambda M, rng: ((rand(M, rng, (6,), "int64", 0, 1),), {}), tags=NO_META
+)
 add("nonzero_3d", "nonzero", lambda M, rng: ((mask(M, rng, (2, 3, 2)),), {}), tags=NO_META)
-add("nonzero_none", "nonzero", lambda M, rng: ((tensor(M, np.zeros((2, 3))),), {}),
-    tags=NO_META)  # fmt: skip
-add("nonzero_0d_true", "nonzero", lambda M, rng: ((tensor(M, np.array(2.0)),), {}),
-    tags=NO_META)  # fmt: skip
-add("nonzero_0d_false", "nonzero", lambda M, rng: ((tensor(M, np.array(0)),), {}),
-    tags=NO_META)  # fmt: skip
-add("nonzero_nc", "nonzero", lambda M, rng: ((noncontig(M, rng, (3, 4), "int64", 0, 1),), {}),
-    tags=NO_META)  # fmt: skip
+add("nonzero_none", "nonzero", lambda M, rng: ((tensor(M, np.zeros((2, 3))),), {}), tags=NO_META)
+add("nonzero_0d_true", "nonzero", lambda M, rng: ((tensor(M, np.array(2.0)),), {}), tags=NO_META)
+add("nonzero_0d_false", "nonzero", lambda M, rng: ((tensor(M, np.array(0)),), {}), tags=NO_META)
+add(
+    "nonzero_nc",
+    "nonzero",
+    lambda M, rng: ((noncontig(M, rng, (3, 4), "int64", 0, 1),), {}),
+    tags=NO_META,
+)
+
+
 def _nonzero_out(M, rng):
     m = rng.random((2, 3)) < 0.5
     return (tensor(M, m),), {"out": idx(M, np.zeros((int(m.sum()), 2), np.int64))}
 
 
 add("nonzero_out", "nonzero.out", _nonzero_out, tags=NO_META)
-add("nonzero_numpy_2d", "nonzero_numpy", lambda M, rng: ((mask(M, rng, (3, 4)),), {}),
-    tags=NO_META)  # fmt: skip
-add("nonzero_numpy_0d", "nonzero_numpy", lambda M, rng: ((tensor(M, np.array(1.0)),), {}),
-    tags=NO_META)  # fmt: skip
+add("nonzero_numpy_2d", "nonzero_numpy", lambda M, rng: ((mask(M, rng, (3, 4)),), {}), tags=NO_META)
+add(
+    "nonzero_numpy_0d",
+    "nonzero_numpy",
+    lambda M, rng: ((tensor(M, np.array(1.0)),), {}),
+    tags=NO_META,
+)
 add("argwhere_basic", "argwhere", lambda M, rng: ((mask(M, rng, (3, 2)),), {}), tags=NO_META)
 
 # ------------------------------------------------------------------------- index_copy / fill / add
 
-add("index_copy_dim0", "index_copy",
-    lambda M, rng: ((rand(M, rng, (4, 3)), 0, idx(M, [3, 0]), rand(M, rng, (2, 3))), {}))
-add("index_copy_dim1", "index_copy",
-    lambda M, rng: ((rand(M, rng, (2, 4)), 1, idx(M, [1, 2, 0]), rand(M, rng, (2, 3))), {}))
-add("index_copy_nc", "index_copy",
-    lambda M, rng: ((noncontig(M, rng, (3, 4)), 1, idx(M, [2]), rand(M, rng, (3, 1))), {}))
-add("index_copy_scalar_index", "index_copy",
-    lambda M, rng: ((rand(M, rng, (3, 2)), 0, idx(M, 1), rand(M, rng, (1, 2))), {}))  # fmt: skip
-add("index_copy_0d", "index_copy",
-    lambda M, rng: ((rand(M, rng, ()), 0, idx(M, [0]), rand(M, rng, ())), {}))  # fmt: skip
-add("index_copy_int", "index_copy",
-    lambda M, rng: ((rand(M, rng, (4,), "int32"), 0, idx(M, [1, 3]), rand(M, rng, (2,), "int32")),
-                    {}))  # fmt: skip
-add("index_copy_err_dtype", "index_copy",
-    lambda M, rng: ((rand(M, rng, (4,)), 0, idx(M, [1]), rand(M, rng, (1,), "float64")), {}))
-add("index_copy_err_index_dtype", "index_copy",
-    lambda M, rng: ((rand(M, rng, (4,)), 0, idx(M, [1], "int32"), rand(M, rng, (1,))), {}))
-add("index_copy_err_index_2d", "index_copy",
-    lambda M, rng: ((rand(M, rng, (4,)), 0, idx(M, [[1]]), rand(M, rng, (1,))), {}))  # fmt: skip
-add("index_copy_err_count", "index_copy",
-    lambda M, rng: ((rand(M, rng, (4, 2)), 0, idx(M, [1, 2]), rand(M, rng, (3, 2))), {}))
-add("index_copy_err_slice_shape", "index_copy",
-    lambda M, rng: ((rand(M, rng, (4, 2)), 0, idx(M, [1]), rand(M, rng, (1, 3))), {}))  # fmt: skip
-add("index_copy_err_ndim", "index_copy",
-    lambda M, rng: ((rand(M, rng, (4, 2)), 0, idx(M, [1]), rand(M, rng, (2,))), {}))  # fmt: skip
-add("index_copy_err_bounds", "index_copy",
-    lambda M, rng: ((rand(M, rng, (4,)), 0, idx(M, [4]), rand(M, rng, (1,))), {}), tags=NO_META)
-add("index_copy__basic", "index_copy_",
-    lambda M, rng: ((rand(M, rng, (4, 3)), 0, idx(M, [2, 1]), rand(M, rng, (2, 3))), {}))
-add("index_copy_out", "index_copy.out",
-    lambda M, rng: ((rand(M, rng, (4,)), 0, idx(M, [2]), rand(M, rng, (1,))),
-                    {"out": rand(M, rng, (4,))}))  # fmt: skip
+add(
+    "index_copy_dim0",
+    "index_copy",
+    lambda M, rng: ((rand(M, rng, (4, 3)), 0, idx(M, [3, 0]), rand(M, rng, (2, 3))), {}),
+)
+add(
+    "index_copy_dim1",
+    "index_copy",
+    lambda M, rng: ((rand(M, rng, (2, 4)), 1, idx(M, [1, 2, 0]), rand(M, rng, (2, 3))), {}),
+)
+add(
+    "index_copy_nc",
+    "index_copy",
+    lambda M, rng: ((noncontig(M, rng, (3, 4)), 1, idx(M, [2]), rand(M, rng, (3, 1))), {}),
+)
+add(
+    "index_copy_scalar_index",
+    "index_copy",
+    lambda M, rng: ((rand(M, rng, (3, 2)), 0, idx(M, 1), rand(M, rng, (1, 2))), {}),
+)
+add(
+    "index_copy_0d",
+    "index_copy",
+    lambda M, rng: ((rand(M, rng, ()), 0, idx(M, [0]), rand(M, rng, ())), {}),
+)
+add(
+    "index_copy_int",
+    "index_copy",
+    lambda M, rng: (
+        (rand(M, rng, (4,), "int32"), 0, idx(M, [1, 3]), rand(M, rng, (2,), "int32")),
+        {},
+    ),
+)
+add(
+    "index_copy_err_dtype",
+    "index_copy",
+    lambda M, rng: ((rand(M, rng, (4,)), 0, idx(M, [1]), rand(M, rng, (1,), "float64")), {}),
+)
+add(
+    "index_copy_err_index_dtype",
+    "index_copy",
+    lambda M, rng: ((rand(M, rng, (4,)), 0, idx(M, [1], "int32"), rand(M, rng, (1,))), {}),
+)
+add(
+    "index_copy_err_index_2d",
+    "index_copy",
+    lambda M, rng: ((rand(M, rng, (4,)), 0, idx(M, [[1]]), rand(M, rng, (1,))), {}),
+)
+add(
+    "index_copy_err_count",
+    "index_copy",
+    lambda M, rng: ((rand(M, rng, (4, 2)), 0, idx(M, [1, 2]), rand(M, rng, (3, 2))), {}),
+)
+add(
+    "index_copy_err_slice_shape",
+    "index_copy",
+    lambda M, rng: ((rand(M, rng, (4, 2)), 0, idx(M, [1]), rand(M, rng, (1, 3))), {}),
+)
+add(
+    "index_copy_err_ndim",
+    "index_copy",
+    lambda M, rng: ((rand(M, rng, (4, 2)), 0, idx(M, [1]), rand(M, rng, (2,))), {}),
+)
+add(
+    "index_copy_err_bounds",
+    "index_copy",
+    lambda M, rng: ((rand(M, rng, (4,)), 0, idx(M, [4]), rand(M, rng, (1,))), {}),
+    tags=NO_META,
+)
+add(
+    "index_copy__basic",
+    "index_copy_",
+    lambda M, rng: ((rand(M, rng, (4, 3)), 0, idx(M, [2, 1]), rand(M, rng, (2, 3))), {}),
+)
+add(
+    "index_copy_out",
+    "index_copy.out",
+    lambda M, rng: (
+        (rand(M, rng, (4,)), 0, idx(M, [2]), rand(M, rng, (1,))),
+        {"out": rand(M, rng, (4,))},
+    ),
+)
 
-add("index_fill_scalar", "index_fill.int_Scalar",
-    lambda M, rng: ((rand(M, rng, (3, 4)), 1, idx(M, [0, 2]), -2.0), {}))  # fmt: skip
-add("index_fill_scalar_neg_index", "index_fill.int_Scalar",
-    lambda M, rng: ((rand(M, rng, (3, 4)), 0, idx(M, [-1]), 1.5), {}))  # fmt: skip
-add("index_fill_scalar_nc", "index_fill.int_Scalar",
-    lambda M, rng: ((noncontig(M, rng, (3, 4)), 0, idx(M, [1]), 0.0), {}))  # fmt: skip
-add("index_fill_scalar_int_self", "index_fill.int_Scalar",
-    lambda M, rng: ((rand(M, rng, (3, 4), "int64"), 1, idx(M, [3]), 9), {}))  # fmt: skip
-add("index_fill_scalar_0d", "index_fill.int_Scalar",
-    lambda M, rng: ((rand(M, rng, ()), 0, idx(M, [0]), 4.0), {}))  # fmt: skip
-add("index_fill_tensor", "index_fill.int_Tensor",
-    lambda M, rng: ((rand(M, rng, (3, 4)), 1, idx(M, [1, 3]), tensor(M, np.array(5.0, np.float32))),
-                    {}))  # fmt: skip
-add("index_fill_err_value_dim", "index_fill.int_Tensor",
-    lambda M, rng: ((rand(M, rng, (3, 4)), 1, idx(M, [1]), rand(M, rng, (1,))), {}))  # fmt: skip
-add("index_fill_err_index_dtype", "index_fill.int_Scalar",
-    lambda M, rng: ((rand(M, rng, (3, 4)), 1, idx(M, [1], "int32"), 1.0), {}))  # fmt: skip
-add("index_fill_err_bounds", "index_fill.int_Scalar",
-    lambda M, rng: ((rand(M, rng, (3, 4)), 1, idx(M, [4]), 1.0), {}), tags=NO_META)  # fmt: skip
-add("index_fill__scalar", "index_fill_.int_Scalar",
-    lambda M, rng: ((rand(M, rng, (3, 4)), 0, idx(M, [0, 2]), 3.0), {}))  # fmt: skip
-add("index_fill__tensor", "index_fill_.int_Tensor",
-    lambda M, rng: ((rand(M, rng, (3, 4), "int32"), -1, idx(M, [0]), idx(M, 7, "int32")), {}))
-add("index_fill_scalar_out", "index_fill.int_Scalar_out",
-    lambda M, rng: ((rand(M, rng, (3, 4)), 0, idx(M, [0]), 3.0), {"out": rand(M, rng, (3, 4))}))
-add("index_fill_tensor_out", "index_fill.int_Tensor_out",
-    lambda M, rng: ((rand(M, rng, (3, 4)), 0, idx(M, [0]), tensor(M, np.array(1.0, np.float32))),
-                    {"out": rand(M, rng, (3, 4))}))  # fmt: skip
+add(
+    "index_fill_scalar",
+    "index_fill.int_Scalar",
+    lambda M, rng: ((rand(M, rng, (3, 4)), 1, idx(M, [0, 2]), -2.0), {}),
+)
+add(
+    "index_fill_scalar_neg_index",
+    "index_fill.int_Scalar",
+    lambda M, rng: ((rand(M, rng, (3, 4)), 0, idx(M, [-1]), 1.5), {}),
+)
+add(
+    "index_fill_scalar_nc",
+    "index_fill.int_Scalar",
+    lambda M, rng: ((noncontig(M, rng, (3, 4)), 0, idx(M, [1]), 0.0), {}),
+)
+add(
+    "index_fill_scalar_int_self",
+    "index_fill.int_Scalar",
+    lambda M, rng: ((rand(M, rng, (3, 4), "int64"), 1, idx(M, [3]), 9), {}),
+)
+add(
+    "index_fill_scalar_0d",
+    "index_fill.int_Scalar",
+    lambda M, rng: ((rand(M, rng, ()), 0, idx(M, [0]), 4.0), {}),
+)
+add(
+    "index_fill_tensor",
+    "index_fill.int_Tensor",
+    lambda M, rng: (
+        (rand(M, rng, (3, 4)), 1, idx(M, [1, 3]), tensor(M, np.array(5.0, np.float32))),
+        {},
+    ),
+)
+add(
+    "index_fill_err_value_dim",
+    "index_fill.int_Tensor",
+    lambda M, rng: ((rand(M, rng, (3, 4)), 1, idx(M, [1]), rand(M, rng, (1,))), {}),
+)
+add(
+    "index_fill_err_index_dtype",
+    "index_fill.int_Scalar",
+    lambda M, rng: ((rand(M, rng, (3, 4)), 1, idx(M, [1], "int32"), 1.0), {}),
+)
+add(
+    "index_fill_err_bounds",
+    "index_fill.int_Scalar",
+    lambda M, rng: ((rand(M, rng, (3, 4)), 1, idx(M, [4]), 1.0), {}),
+    tags=NO_META,
+)
+add(
+    "index_fill__scalar",
+    "index_fill_.int_Scalar",
+    lambda M, rng: ((rand(M, rng, (3, 4)), 0, idx(M, [0, 2]), 3.0), {}),
+)
+add(
+    "index_fill__tensor",
+    "index_fill_.int_Tensor",
+    lambda M, rng: ((rand(M, rng, (3, 4), "int32"), -1, idx(M, [0]), idx(M, 7, "int32")), {}),
+)
+add(
+    "index_fill_scalar_out",
+    "index_fill.int_Scalar_out",
+    lambda M, rng: ((rand(M, rng, (3, 4)), 0, idx(M, [0]), 3.0), {"out": rand(M, rng, (3, 4))}),
+)
+add(
+    "index_fill_tensor_out",
+    "index_fill.int_Tensor_out",
+    lambda M, rng: (
+        (rand(M, rng, (3, 4)), 0, idx(M, [0]), tensor(M, np.array(1.0, np.float32))),
+        {"out": rand(M, rng, (3, 4))},
+    ),
+)
 
-add("index_add_basic", "index_add",
-    lambda M, rng: ((rand(M, rng, (4, 3)), 0, idx(M, [0, 2, 0]), rand(M, rng, (3, 3))), {}))
-add("index_add_alpha", "index_add",
-    lambda M, rng: ((rand(M, rng, (3, 4)), 1, idx(M, [3, 1]), rand(M, rng, (3, 2))),
-                    {"alpha": 2.0}))  # fmt: skip
-add("index_add_int32_index", "index_add",
-    lambda M, rng: ((rand(M, rng, (4,), "int64"), 0, idx(M, [1, 1], "int32"),
-                     rand(M, rng, (2,), "int64")), {"alpha": 3}))  # fmt: skip
-add("index_add_nc", "index_add",
-    lambda M, rng: ((noncontig(M, rng, (3, 4)), 0, idx(M, [1]), rand(M, rng, (1, 4))), {}))
-add("index_add_err_dtype", "index_add",
-    lambda M, rng: ((rand(M, rng, (4,)), 0, idx(M, [1]), rand(M, rng, (1,), "float64")), {}))
-add("index_add_err_count", "index_add",
-    lambda M, rng: ((rand(M, rng, (4,)), 0, idx(M, [1, 2]), rand(M, rng, (3,))), {}))  # fmt: skip
-add("index_add_err_shape", "index_add",
-    lambda M, rng: ((rand(M, rng, (4, 2)), 0, idx(M, [1]), rand(M, rng, (1, 3))), {}))  # fmt: skip
-add("index_add_err_bounds", "index_add",
-    lambda M, rng: ((rand(M, rng, (4,)), 0, idx(M, [4]), rand(M, rng, (1,))), {}), tags=NO_META)
-add("index_add__basic", "index_add_",
-    lambda M, rng: ((rand(M, rng, (4, 3)), 1, idx(M, [2, 2]), rand(M, rng, (4, 2))), {}))
-add("index_add_out", "index_add.out",
-    lambda M, rng: ((rand(M, rng, (4,)), 0, idx(M, [2]), rand(M, rng, (1,))),
-                    {"out": rand(M, rng, (4,))}))  # fmt: skip
+add(
+    "index_add_basic",
+    "index_add",
+    lambda M, rng: ((rand(M, rng, (4, 3)), 0, idx(M, [0, 2, 0]), rand(M, rng, (3, 3))), {}),
+)
+add(
+    "index_add_alpha",
+    "index_add",
+    lambda M, rng: (
+        (rand(M, rng, (3, 4)), 1, idx(M, [3, 1]), rand(M, rng, (3, 2))),
+        {"alpha": 2.0},
+    ),
+)
+add(
+    "index_add_int32_index",
+    "index_add",
+    lambda M, rng: (
+        (rand(M, rng, (4,), "int64"), 0, idx(M, [1, 1], "int32"), rand(M, rng, (2,), "int64")),
+        {"alpha": 3},
+    ),
+)
+add(
+    "index_add_nc",
+    "index_add",
+    lambda M, rng: ((noncontig(M, rng, (3, 4)), 0, idx(M, [1]), rand(M, rng, (1, 4))), {}),
+)
+add(
+    "index_add_err_dtype",
+    "index_add",
+    lambda M, rng: ((rand(M, rng, (4,)), 0, idx(M, [1]), rand(M, rng, (1,), "float64")), {}),
+)
+add(
+    "index_add_err_count",
+    "index_add",
+    lambda M, rng: ((rand(M, rng, (4,)), 0, idx(M, [1, 2]), rand(M, rng, (3,))), {}),
+)
+add(
+    "index_add_err_shape",
+    "index_add",
+    lambda M, rng: ((rand(M, rng, (4, 2)), 0, idx(M, [1]), rand(M, rng, (1, 3))), {}),
+)
+add(
+    "index_add_err_bounds",
+    "index_add",
+    lambda M, rng: ((rand(M, rng, (4,)), 0, idx(M, [4]), rand(M, rng, (1,))), {}),
+    tags=NO_META,
+)
+add(
+    "index_add__basic",
+    "index_add_",
+    lambda M, rng: ((rand(M, rng, (4, 3)), 1, idx(M, [2, 2]), rand(M, rng, (4, 2))), {}),
+)
+add(
+    "index_add_out",
+    "index_add.out",
+    lambda M, rng: (
+        (rand(M, rng, (4,)), 0, idx(M, [2]), rand(M, rng, (1,))),
+        {"out": rand(M, rng, (4,))},
+    ),
+)
 
 # ----------------------------------------------------------------------------- take / put
 
-add("take_basic", "take",
-    lambda M, rng: ((rand(M, rng, (3, 4)), idx(M, [[0, 11], [5, -1]])), {}))  # fmt: skip
+add("take_basic", "take", lambda M, rng: ((rand(M, rng, (3, 4)), idx(M, [[0, 11], [5, -1]])), {}))
 add("take_nc", "take", lambda M, rng: ((noncontig(M, rng, (3, 4)), idx(M, [1, 4, 7])), {}))
 add("take_0d_index", "take", lambda M, rng: ((rand(M, rng, (3,)), idx(M, 2)), {}))
-add("take_empty_index", "take",
-    lambda M, rng: ((rand(M, rng, (3,)), idx(M, np.zeros(0, np.int64))), {}))  # fmt: skip
+add(
+    "take_empty_index",
+    "take",
+    lambda M, rng: ((rand(M, rng, (3,)), idx(M, np.zeros(0, np.int64))), {}),
+)
 add("take_err_dtype", "take", lambda M, rng: ((rand(M, rng, (3,)), idx(M, [1], "int32")), {}))
-add("take_err_bounds", "take", lambda M, rng: ((rand(M, rng, (3,)), idx(M, [3])), {}),
-    tags=NO_META)  # fmt: skip
+add("take_err_bounds", "take", lambda M, rng: ((rand(M, rng, (3,)), idx(M, [3])), {}), tags=NO_META)
 add("take_err_empty_self", "take", lambda M, rng: ((rand(M, rng, (0,)), idx(M, [0])), {}))
-add("take_out", "take.out",
-    lambda M, rng: ((rand(M, rng, (3,)), idx(M, [2, 0])), {"out": rand(M, rng, (2,))}))  # fmt: skip
+add(
+    "take_out",
+    "take.out",
+    lambda M, rng: ((rand(M, rng, (3,)), idx(M, [2, 0])), {"out": rand(M, rng, (2,))}),
+)
 
-add("put__basic", "put_",
-    lambda M, rng: ((rand(M, rng, (3, 4)), idx(M, [0, 11, -1, 5]), rand(M, rng, (4,))),
-                    {}))  # fmt: skip
-add("put__accumulate", "put_",
-    lambda M, rng: ((rand(M, rng, (2, 3)), idx(M, [[1, 1], [4, 1]]), rand(M, rng, (2, 2)), True),
-                    {}))  # fmt: skip
-add("put__nc", "put_",
-    lambda M, rng: ((noncontig(M, rng, (3, 4)), idx(M, [1, 6]), rand(M, rng, (2,))), {}))
-add("put__err_numel", "put_",
-    lambda M, rng: ((rand(M, rng, (3,)), idx(M, [1, 2]), rand(M, rng, (3,))), {}))  # fmt: skip
-add("put__err_bounds", "put_",
-    lambda M, rng: ((rand(M, rng, (3,)), idx(M, [3]), rand(M, rng, (1,))), {}), tags=NO_META)
-add("put__err_dtype", "put_",
-    lambda M, rng: ((rand(M, rng, (3,)), idx(M, [1]), rand(M, rng, (1,), "float64")), {}))
-add("put_functional", "put",
-    lambda M, rng: ((rand(M, rng, (2, 3)), idx(M, [5, 0]), rand(M, rng, (2,))), {}))  # fmt: skip
+add(
+    "put__basic",
+    "put_",
+    lambda M, rng: ((rand(M, rng, (3, 4)), idx(M, [0, 11, -1, 5]), rand(M, rng, (4,))), {}),
+)
+add(
+    "put__accumulate",
+    "put_",
+    lambda M, rng: (
+        (rand(M, rng, (2, 3)), idx(M, [[1, 1], [4, 1]]), rand(M, rng, (2, 2)), True),
+        {},
+    ),
+)
+add(
+    "put__nc",
+    "put_",
+    lambda M, rng: ((noncontig(M, rng, (3, 4)), idx(M, [1, 6]), rand(M, rng, (2,))), {}),
+)
+add(
+    "put__err_numel",
+    "put_",
+    lambda M, rng: ((rand(M, rng, (3,)), idx(M, [1, 2]), rand(M, rng, (3,))), {}),
+)
+add(
+    "put__err_bounds",
+    "put_",
+    lambda M, rng: ((rand(M, rng, (3,)), idx(M, [3]), rand(M, rng, (1,))), {}),
+    tags=NO_META,
+)
+add(
+    "put__err_dtype",
+    "put_",
+    lambda M, rng: ((rand(M, rng, (3,)), idx(M, [1]), rand(M, rng, (1,), "float64")), {}),
+)
+add(
+    "put_functional",
+    "put",
+    lambda M, rng: ((rand(M, rng, (2, 3)), idx(M, [5, 0]), rand(M, rng, (2,))), {}),
+)
 
 # ----------------------------------------------------------------------------- take_along_dim
 
-add("take_along_dim_dim1", "take_along_dim",
-    lambda M, rng: ((rand(M, rng, (3, 4)), idx(M, [[0], [3], [-1]]), 1), {}))  # fmt: skip
-add("take_along_dim_broadcast", "take_along_dim",
-    lambda M, rng: ((rand(M, rng, (3, 4)), idx(M, [[1, 0, 2, 2]]), 0), {}))  # fmt: skip
-add("take_along_dim_wrap", "take_along_dim",
-    lambda M, rng: ((rand(M, rng, (2, 3)), idx(M, [[5], [-4]]), -1), {}))  # fmt: skip
-add("take_along_dim_flat", "take_along_dim",
-    lambda M, rng: ((rand(M, rng, (2, 3)), idx(M, [5, 0, 2])), {}))  # fmt: skip
-add("take_along_dim_err_dtype", "take_along_dim",
-    lambda M, rng: ((rand(M, rng, (2, 3)), idx(M, [[0]], "int32"), 1), {}))  # fmt: skip
-add("take_along_dim_err_ndim", "take_along_dim",
-    lambda M, rng: ((rand(M, rng, (2, 3)), idx(M, [0]), 1), {}))  # fmt: skip
-add("take_along_dim_out", "take_along_dim.out",
-    lambda M, rng: ((rand(M, rng, (2, 3)), idx(M, [[0], [2]]), 1), {"out": rand(M, rng, (2, 1))}))
+add(
+    "take_along_dim_dim1",
+    "take_along_dim",
+    lambda M, rng: ((rand(M, rng, (3, 4)), idx(M, [[0], [3], [-1]]), 1), {}),
+)
+add(
+    "take_along_dim_broadcast",
+    "take_along_dim",
+    lambda M, rng: ((rand(M, rng, (3, 4)), idx(M, [[1, 0, 2, 2]]), 0), {}),
+)
+add(
+    "take_along_dim_wrap",
+    "take_along_dim",
+    lambda M, rng: ((rand(M, rng, (2, 3)), idx(M, [[5], [-4]]), -1), {}),
+)
+add(
+    "take_along_dim_flat",
+    "take_along_dim",
+    lambda M, rng: ((rand(M, rng, (2, 3)), idx(M, [5, 0, 2])), {}),
+)
+add(
+    "take_along_dim_err_dtype",
+    "take_along_dim",
+    lambda M, rng: ((rand(M, rng, (2, 3)), idx(M, [[0]], "int32"), 1), {}),
+)
+add(
+    "take_along_dim_err_ndim",
+    "take_along_dim",
+    lambda M, rng: ((rand(M, rng, (2, 3)), idx(M, [0]), 1), {}),
+)
+add(
+    "take_along_dim_out",
+    "take_along_dim.out",
+    lambda M, rng: ((rand(M, rng, (2, 3)), idx(M, [[0], [2]]), 1), {"out": rand(M, rng, (2, 1))}),
+)

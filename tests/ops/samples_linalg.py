@@ -18,8 +18,17 @@ from tests.ops.harness import Sample, noncontig, rand, tensor
 SAMPLES: list[Sample] = []
 Make = Callable[[Any, np.random.Generator], tuple[tuple[Any, ...], dict[str, Any]]]
 
-NUM_DTYPES = ("uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32",
-              "float64")  # fmt: skip
+NUM_DTYPES = (
+    "uint8",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "float16",
+    "bfloat16",
+    "float32",
+    "float64",
+)
 
 
 def _add(sid: str, op: str, make: Make, **kw: Any) -> None:
@@ -112,14 +121,22 @@ _add("addmm-self0d", "addmm", mk(Z(), T((2, 3)), T((3, 4))))
 _add("addmm-beta-alpha", "addmm", mk(T((2, 4)), T((2, 3)), T((3, 4)), beta=0.5, alpha=-2.0))
 _add("addmm-alpha-int", "addmm", mk(T((4,)), T((2, 3)), T((3, 4)), alpha=3))
 _add("addmm-beta0-nan", "addmm", mk(NAN((2, 4)), T((2, 3)), T((3, 4)), beta=0))
-_add("addmm-beta0-f16", "addmm",
-     mk(NAN((2, 4)), T((2, 3)), T((3, 4)), beta=0, alpha=2))  # fmt: skip
-_add("addmm-int-ab", "addmm", mk(T((4,), "int64"), T((2, 3), "int64"), T((3, 4), "int64"),
-                                 beta=2, alpha=3))  # fmt: skip
-_add("addmm-int-float-alpha", "addmm",
-     mk(T((4,), "int64"), T((2, 3), "int64"), T((3, 4), "int64"), alpha=1.5))  # fmt: skip
-_add("addmm-f16-ab", "addmm",
-     mk(T((2, 4), "float16"), T((2, 3), "float16"), T((3, 4), "float16"), beta=0.5, alpha=2.0))
+_add("addmm-beta0-f16", "addmm", mk(NAN((2, 4)), T((2, 3)), T((3, 4)), beta=0, alpha=2))
+_add(
+    "addmm-int-ab",
+    "addmm",
+    mk(T((4,), "int64"), T((2, 3), "int64"), T((3, 4), "int64"), beta=2, alpha=3),
+)
+_add(
+    "addmm-int-float-alpha",
+    "addmm",
+    mk(T((4,), "int64"), T((2, 3), "int64"), T((3, 4), "int64"), alpha=1.5),
+)
+_add(
+    "addmm-f16-ab",
+    "addmm",
+    mk(T((2, 4), "float16"), T((2, 3), "float16"), T((3, 4), "float16"), beta=0.5, alpha=2.0),
+)
 _add("addmm-nc", "addmm", mk(NC((2, 4)), NC((2, 3)), NC((3, 4))))
 _add("addmm-zero-k", "addmm", mk(T((2, 4)), T((2, 0)), T((0, 4))))
 _add("addmm-err-self", "addmm", mk(T((3,)), T((2, 3)), T((3, 4))))
@@ -166,22 +183,24 @@ _add("mv-out", "mv.out", mk(T((2, 3)), T((3,)), out=EMPTY()))
 # ----------------------------------------------------------------------------- baddbmm
 
 for _dt in ("int32", "int64", "float16", "bfloat16", "float32", "float64"):
-    _add(f"baddbmm-{_dt}", "baddbmm",
-         mk(T((2, 2, 4), _dt), T((2, 2, 3), _dt), T((2, 3, 4), _dt)))  # fmt: skip
+    _add(f"baddbmm-{_dt}", "baddbmm", mk(T((2, 2, 4), _dt), T((2, 2, 3), _dt), T((2, 3, 4), _dt)))
 _add("baddbmm-bcast", "baddbmm", mk(T((4,)), T((2, 2, 3)), T((2, 3, 4))))
 _add("baddbmm-bcast2", "baddbmm", mk(T((1, 2, 1)), T((2, 2, 3)), T((2, 3, 4))))
-_add("baddbmm-beta-alpha", "baddbmm",
-     mk(T((2, 2, 4)), T((2, 2, 3)), T((2, 3, 4)), beta=2.0, alpha=0.5))  # fmt: skip
+_add(
+    "baddbmm-beta-alpha",
+    "baddbmm",
+    mk(T((2, 2, 4)), T((2, 2, 3)), T((2, 3, 4)), beta=2.0, alpha=0.5),
+)
 _add("baddbmm-beta0-nan", "baddbmm", mk(NAN((2, 2, 4)), T((2, 2, 3)), T((2, 3, 4)), beta=0))
 _add("baddbmm-nc", "baddbmm", mk(NC((2, 2, 4)), NC((2, 2, 3)), NC((2, 3, 4))))
-_add("baddbmm-bool", "baddbmm", mk(T((1, 2, 4), "bool"), T((1, 2, 3), "bool"),
-                                   T((1, 3, 4), "bool")))  # fmt: skip
+_add(
+    "baddbmm-bool", "baddbmm", mk(T((1, 2, 4), "bool"), T((1, 2, 3), "bool"), T((1, 3, 4), "bool"))
+)
 _add("baddbmm-err-self", "baddbmm", mk(T((3,)), T((2, 2, 3)), T((2, 3, 4))))
 _add("baddbmm-err-batch", "baddbmm", mk(T((2, 2, 4)), T((2, 2, 3)), T((3, 3, 4))))
 _add("baddbmm-err-k", "baddbmm", mk(T((2, 2, 4)), T((2, 2, 3)), T((2, 4, 4))))
 _add("baddbmm-err-dtype", "baddbmm", mk(T((2, 2, 4), "float64"), T((2, 2, 3)), T((2, 3, 4))))
-_add("baddbmm-err-dtype-b2", "baddbmm",
-     mk(T((2, 2, 4)), T((2, 2, 3)), T((2, 3, 4), "float64")))  # fmt: skip
+_add("baddbmm-err-dtype-b2", "baddbmm", mk(T((2, 2, 4)), T((2, 2, 3)), T((2, 3, 4), "float64")))
 _add("baddbmm_-basic", "baddbmm_", mk(T((2, 2, 4)), T((2, 2, 3)), T((2, 3, 4)), alpha=-1))
 _add("baddbmm_-err-bcast", "baddbmm_", mk(T((4,)), T((2, 2, 3)), T((2, 3, 4))))
 _add("baddbmm-out", "baddbmm.out", mk(T((4,)), T((2, 2, 3)), T((2, 3, 4)), out=EMPTY()))
@@ -246,8 +265,7 @@ _MATMUL = {
 for _case, (_sa, _sb) in _MATMUL.items():
     _add(f"matmul-{_case}", "matmul", mk(T(_sa), T(_sb)))
 _add("matmul-3d2d-nc", "matmul", mk(lambda M, r: rand(M, r, (5, 3, 2)).transpose(1, 2), T((3, 4))))
-_add("matmul-3d2d-nc2", "matmul",
-     mk(lambda M, r: rand(M, r, (2, 5, 3)).transpose(0, 1), T((3, 4))))  # fmt: skip
+_add("matmul-3d2d-nc2", "matmul", mk(lambda M, r: rand(M, r, (2, 5, 3)).transpose(0, 1), T((3, 4))))
 _add("matmul-2d2d-nc", "matmul", mk(NC((2, 3)), NC((3, 4))))
 _add("matmul-int", "matmul", mk(T((2, 2, 3), "int64"), T((3, 4), "int64")))
 _add("matmul-int3d", "matmul", mk(T((2, 2, 3), "int32"), T((2, 3, 4), "int32")))
@@ -276,8 +294,11 @@ _add("linear-2d", "linear", mk(T((2, 3)), T((4, 3))))
 _add("linear-2d-bias", "linear", mk(T((2, 3)), T((4, 3)), T((4,))))
 _add("linear-3d", "linear", mk(T((5, 2, 3)), T((4, 3))))
 _add("linear-3d-bias", "linear", mk(T((5, 2, 3)), T((4, 3)), T((4,))))
-_add("linear-3d-nc-bias", "linear",
-     mk(lambda M, r: rand(M, r, (5, 3, 2)).transpose(1, 2), T((4, 3)), T((4,))))  # fmt: skip
+_add(
+    "linear-3d-nc-bias",
+    "linear",
+    mk(lambda M, r: rand(M, r, (5, 3, 2)).transpose(1, 2), T((4, 3)), T((4,))),
+)
 _add("linear-4d-bias", "linear", mk(T((2, 2, 2, 3)), T((4, 3)), T((4,))))
 _add("linear-1d", "linear", mk(T((3,)), T((4, 3))))
 _add("linear-1d-bias", "linear", mk(T((3,)), T((4, 3)), T((4,))))
@@ -288,8 +309,11 @@ _add("linear-3d-bias-row", "linear", mk(T((5, 2, 3)), T((4, 3)), T((1, 4))))
 _add("linear-2d-bias2d", "linear", mk(T((2, 3)), T((4, 3)), T((2, 4))))
 _add("linear-zero", "linear", mk(T((0, 2, 3)), T((4, 3)), T((4,))))
 _add("linear-f64", "linear", mk(T((2, 3), "float64"), T((4, 3), "float64"), T((4,), "float64")))
-_add("linear-bf16", "linear",
-     mk(T((2, 2, 3), "bfloat16"), T((4, 3), "bfloat16"), T((4,), "bfloat16")))  # fmt: skip
+_add(
+    "linear-bf16",
+    "linear",
+    mk(T((2, 2, 3), "bfloat16"), T((4, 3), "bfloat16"), T((4,), "bfloat16")),
+)
 _add("linear-int", "linear", mk(T((2, 3), "int64"), T((4, 3), "int64"), T((4,), "int64")))
 _add("linear-w-nc", "linear", mk(T((2, 3)), NC((4, 3)), T((4,))))
 _add("linear-err-0d", "linear", mk(Z(), T((4, 3))))
@@ -330,11 +354,13 @@ _EINSUM = {
 for _case, (_eq, _shapes) in _EINSUM.items():
     _add(f"einsum-{_case}", "einsum", mk(_eq, [T(s) for s in _shapes]))
 _add("einsum-int", "einsum", mk("ij,jk->ik", [T((2, 3), "int64"), T((3, 4), "int64")]))
-_add("einsum-f64", "einsum", mk("bij,bjk->bik", [T((2, 2, 3), "float64"),
-                                                T((2, 3, 4), "float64")]))  # fmt: skip
+_add("einsum-f64", "einsum", mk("bij,bjk->bik", [T((2, 2, 3), "float64"), T((2, 3, 4), "float64")]))
 _add("einsum-nc", "einsum", mk("ij,jk->ik", [NC((2, 3)), NC((3, 4))]))
-_add("einsum-path", "einsum",
-     mk("ij,jk,kl->il", [T((2, 3)), T((3, 4)), T((4, 2))], path=[1, 2, 0, 1]))  # fmt: skip
+_add(
+    "einsum-path",
+    "einsum",
+    mk("ij,jk,kl->il", [T((2, 3)), T((3, 4)), T((4, 2))], path=[1, 2, 0, 1]),
+)
 _add("einsum-err-size", "einsum", mk("ij,jk->ik", [T((2, 3)), T((4, 5))]))
 _add("einsum-err-fewer", "einsum", mk("ij,jk", [T((2, 3))]))
 _add("einsum-err-more", "einsum", mk("ij", [T((2, 3)), T((3, 4))]))

@@ -37,6 +37,7 @@ def NC(shape: tuple[int, ...], dt: str = "float32") -> Any:
 
 def TR(shape: tuple[int, ...], d0: int, d1: int, dt: str = "float32") -> Any:
     """A tensor of `shape` made by transposing a contiguous one (non-contiguous, dense)."""
+
     def make(M: Any, r: np.random.Generator) -> Any:
         s = list(shape)
         s[d0], s[d1] = s[d1], s[d0]
@@ -56,6 +57,7 @@ def IDX(shape: tuple[int, ...], high: int, dt: str = "int64") -> Any:
 
 def PROB(shape: tuple[int, ...], dt: str = "float32") -> Any:
     """Rows of class probabilities (softmax over dim 1 / dim 0 for 1-D)."""
+
     def make(M: Any, r: np.random.Generator) -> Any:
         a = r.uniform(0.1, 1.0, shape)
         a = a / a.sum(axis=1 if len(shape) > 1 else 0, keepdims=True)
@@ -101,21 +103,22 @@ def mk(*specs: Any, **kwspecs: Any) -> Make:
 
 _LN = "native_layer_norm"
 for _dt in FLOATS:
-    _add(f"native_layer_norm-{_dt}", _LN,
-         mk(T((2, 3, 4), _dt), [4], T((4,), _dt), T((4,), _dt), 1e-5))  # fmt: skip
+    _add(
+        f"native_layer_norm-{_dt}",
+        _LN,
+        mk(T((2, 3, 4), _dt), [4], T((4,), _dt), T((4,), _dt), 1e-5),
+    )
 _add("native_layer_norm-2d-shape", _LN, mk(T((2, 3, 4)), [3, 4], T((3, 4)), T((3, 4)), 1e-5))
 _add("native_layer_norm-noaffine", _LN, mk(T((2, 3, 4)), [4], None, None, 1e-3))
 _add("native_layer_norm-weight-only", _LN, mk(T((2, 3, 4)), [4], T((4,)), None, 1e-5))
 _add("native_layer_norm-bias-only", _LN, mk(T((2, 3, 4)), [4], None, T((4,)), 1e-5))
-_add("native_layer_norm-mixed-bf16", _LN,
-     mk(T((2, 3, 4), "bfloat16"), [4], T((4,)), T((4,)), 1e-5))  # fmt: skip
+_add("native_layer_norm-mixed-bf16", _LN, mk(T((2, 3, 4), "bfloat16"), [4], T((4,)), T((4,)), 1e-5))
 _add("native_layer_norm-mixed-f16", _LN, mk(T((2, 3, 4), "float16"), [4], T((4,)), None, 1e-5))
 _add("native_layer_norm-nc", _LN, mk(TR((2, 3, 4), 0, 1), [4], None, None, 1e-5))
 _add("native_layer_norm-nc2", _LN, mk(TR((2, 4, 3), 1, 2), [3], T((3,)), None, 1e-5))
 _add("native_layer_norm-1d", _LN, mk(T((5,)), [5], T((5,)), T((5,)), 1e-5))
 _add("native_layer_norm-zero", _LN, mk(T((0, 4)), [4], None, None, 1e-5))
-_add("native_layer_norm-const", _LN,
-     mk(lambda M, r: M.ones(2, 4), [4], None, None, 1e-5))  # fmt: skip
+_add("native_layer_norm-const", _LN, mk(lambda M, r: M.ones(2, 4), [4], None, None, 1e-5))
 _add("native_layer_norm-err-weight", _LN, mk(T((2, 3, 4)), [4], T((3,)), None, 1e-5))
 _add("native_layer_norm-err-bias", _LN, mk(T((2, 3, 4)), [4], None, T((3,)), 1e-5))
 _add("native_layer_norm-err-empty", _LN, mk(T((2, 3, 4)), [], None, None, 1e-5))
@@ -124,10 +127,16 @@ _add("native_layer_norm-err-shape2", _LN, mk(T((2, 3, 4)), [2, 3, 4, 5], None, N
 _add("native_layer_norm-err-int", _LN, mk(T((2, 4), "int64"), [4], None, None, 1e-5))
 _add("native_layer_norm-err-mixed", _LN, mk(T((2, 4)), [4], T((4,), "bfloat16"), None, 1e-5))
 _add("native_layer_norm-err-mixed64", _LN, mk(T((2, 4)), [4], T((4,), "float64"), None, 1e-5))
-_add("native_layer_norm-out", "native_layer_norm.out",
-     mk(T((2, 4)), [4], None, None, 1e-5, out0=EMPTY(), out1=EMPTY(), out2=EMPTY()))
-_add("native_layer_norm-out-dtype", "native_layer_norm.out",
-     mk(T((2, 4)), [4], None, None, 1e-5, out0=EMPTY(), out1=EMPTY(), out2=EMPTY(dt="int64")))
+_add(
+    "native_layer_norm-out",
+    "native_layer_norm.out",
+    mk(T((2, 4)), [4], None, None, 1e-5, out0=EMPTY(), out1=EMPTY(), out2=EMPTY()),
+)
+_add(
+    "native_layer_norm-out-dtype",
+    "native_layer_norm.out",
+    mk(T((2, 4)), [4], None, None, 1e-5, out0=EMPTY(), out1=EMPTY(), out2=EMPTY(dt="int64")),
+)
 
 for _dt in FLOATS:
     _add(f"layer_norm-{_dt}", "layer_norm", mk(T((2, 3, 4), _dt), [4], T((4,), _dt), T((4,), _dt)))
@@ -164,8 +173,11 @@ _add("embedding-0d-idx", "embedding", mk(T((5, 3)), lambda M, r: M.tensor(2)))
 _add("embedding-3d-idx", "embedding", mk(T((5, 2)), IDX((2, 2, 2), 5)))
 _add("embedding-empty-idx", "embedding", mk(T((5, 3)), IDX((0,), 5)))
 _add("embedding-padding-idx", "embedding", mk(T((5, 3)), L([[0, 1], [1, 4]]), 1))
-_add("embedding-kwargs", "embedding",
-     mk(T((5, 3)), L([0, 4]), padding_idx=0, scale_grad_by_freq=True))  # fmt: skip
+_add(
+    "embedding-kwargs",
+    "embedding",
+    mk(T((5, 3)), L([0, 4]), padding_idx=0, scale_grad_by_freq=True),
+)
 _add("embedding-nc-weight", "embedding", mk(NC((5, 3)), IDX((2, 2), 5)))
 _add("embedding-err-oob", "embedding", mk(T((5, 3)), L([0, 5])), tags=("no_meta",))
 _add("embedding-err-neg", "embedding", mk(T((5, 3)), L([0, -1])), tags=("no_meta",))
@@ -178,8 +190,9 @@ _add("embedding-out-dtype", "embedding.out", mk(T((5, 3)), L([0, 2]), out=EMPTY(
 # ----------------------------------------------------------------------------- dropout
 
 for _dt in FLOATS:
-    _add(f"native_dropout-{_dt}", "native_dropout", mk(T((2, 3, 4), _dt), 0.5, True),
-         compare="shape")  # fmt: skip
+    _add(
+        f"native_dropout-{_dt}", "native_dropout", mk(T((2, 3, 4), _dt), 0.5, True), compare="shape"
+    )
 _add("native_dropout-eval", "native_dropout", mk(T((2, 3, 4)), 0.5, False))
 _add("native_dropout-train-none", "native_dropout", mk(T((2, 3)), 0.5, None), compare="shape")
 _add("native_dropout-nc", "native_dropout", mk(TR((2, 3, 4), 0, 2), 0.3, True), compare="shape")
@@ -190,10 +203,16 @@ _add("native_dropout-empty", "native_dropout", mk(T((0, 3)), 0.5, True))
 _add("native_dropout-int-eval", "native_dropout", mk(T((2, 3), "int64"), 0.5, False))
 _add("native_dropout-err-p", "native_dropout", mk(T((2, 3)), 1.5, True))
 _add("native_dropout-err-int", "native_dropout", mk(T((2, 3), "int64"), 0.5, True))
-_add("native_dropout-out", "native_dropout.out",
-     mk(T((2, 3)), 0.5, False, out0=EMPTY(), out1=EMPTY(dt="bool")))  # fmt: skip
-_add("native_dropout-out-dtype", "native_dropout.out",
-     mk(T((2, 3)), 0.5, False, out0=EMPTY(), out1=EMPTY()))  # fmt: skip
+_add(
+    "native_dropout-out",
+    "native_dropout.out",
+    mk(T((2, 3)), 0.5, False, out0=EMPTY(), out1=EMPTY(dt="bool")),
+)
+_add(
+    "native_dropout-out-dtype",
+    "native_dropout.out",
+    mk(T((2, 3)), 0.5, False, out0=EMPTY(), out1=EMPTY()),
+)
 
 for _dt in FLOATS:
     _add(f"dropout-{_dt}", "dropout", mk(T((2, 3, 4), _dt), 0.5, True), compare="shape")
@@ -220,8 +239,11 @@ for _dt in FLOATS:
     _add(f"flash-{_dt}", _FLASH, mk(T(_Q, _dt), T(_K, _dt), T(_K, _dt)))
     _add(f"sdpa-math-{_dt}", _SDPA, mk(T(_Q, _dt), T(_K, _dt), T((1, 2, 5, 3), _dt)))
 _add("sdpa-causal", _SDPA, mk(T(_Q), T(_K), T(_K), is_causal=True))
-_add("sdpa-causal-square", _SDPA, mk(T((1, 2, 4, 4)), T((1, 2, 4, 4)), T((1, 2, 4, 4)), None,
-                                     0.0, True))  # fmt: skip
+_add(
+    "sdpa-causal-square",
+    _SDPA,
+    mk(T((1, 2, 4, 4)), T((1, 2, 4, 4)), T((1, 2, 4, 4)), None, 0.0, True),
+)
 _add("sdpa-scale", _SDPA, mk(T(_Q), T(_K), T(_K), scale=0.3))
 _add("sdpa-neg-scale-math", _SDPA, mk(T(_Q), T(_K), T((1, 2, 5, 2)), scale=-0.5))
 _add("sdpa-boolmask", _SDPA, mk(T(_Q), T(_K), T(_K), BOOLMASK((3, 5))))
@@ -237,8 +259,7 @@ _add("sdpa-3d", _SDPA, mk(T((2, 3, 4)), T((2, 5, 4)), T((2, 5, 4))))
 _add("sdpa-2d", _SDPA, mk(T((3, 4)), T((5, 4)), T((5, 4))))
 _add("sdpa-5d", _SDPA, mk(T((1, 2, 1, 3, 4)), T((1, 2, 1, 5, 4)), T((1, 2, 1, 5, 4))))
 _add("sdpa-gqa", _SDPA, mk(T((1, 4, 3, 4)), T((1, 2, 5, 4)), T((1, 2, 5, 4)), enable_gqa=True))
-_add("sdpa-gqa-math", _SDPA,
-     mk(T((1, 4, 3, 4)), T((1, 2, 5, 4)), T((1, 2, 5, 3)), enable_gqa=True))  # fmt: skip
+_add("sdpa-gqa-math", _SDPA, mk(T((1, 4, 3, 4)), T((1, 2, 5, 4)), T((1, 2, 5, 3)), enable_gqa=True))
 _add("sdpa-bcast-batch", _SDPA, mk(T((2, 2, 3, 4)), T((1, 2, 5, 4)), T((1, 2, 5, 4))))
 _add("sdpa-nc-heads", _SDPA, mk(TR(_Q, 1, 2), T(_K), T(_K)))
 _add("sdpa-nc-last", _SDPA, mk(TR(_Q, 2, 3), T(_K), T(_K)))
@@ -258,10 +279,16 @@ _add("flash-scale", _FLASH, mk(T(_Q), T(_K), T(_K), scale=2.0))
 _add("flash-mask2d", _FLASH, mk(T(_Q), T(_K), T(_K), attn_mask=T((3, 5))))
 _add("flash-mask4d", _FLASH, mk(T(_Q), T(_K), T(_K), attn_mask=T((1, 2, 3, 5))))
 _INF_ROWS = [[0.0] * 5, [float("-inf")] * 5, [0.0, 1.0, 2.0, 0.0, 0.0]]
-_add("flash-mask-inf-row", _FLASH,
-     mk(T(_Q), T(_K), T(_K), attn_mask=lambda M, r: M.tensor(_INF_ROWS)))  # fmt: skip
-_add("flash-f32mask-bf16", _FLASH, mk(T(_Q, "bfloat16"), T(_K, "bfloat16"), T(_K, "bfloat16"),
-                                      attn_mask=T((3, 5))))  # fmt: skip
+_add(
+    "flash-mask-inf-row",
+    _FLASH,
+    mk(T(_Q), T(_K), T(_K), attn_mask=lambda M, r: M.tensor(_INF_ROWS)),
+)
+_add(
+    "flash-f32mask-bf16",
+    _FLASH,
+    mk(T(_Q, "bfloat16"), T(_K, "bfloat16"), T(_K, "bfloat16"), attn_mask=T((3, 5))),
+)
 _add("flash-gqa", _FLASH, mk(T((1, 4, 3, 4)), T((1, 2, 5, 4)), T((1, 2, 5, 4))))
 _add("flash-nc", _FLASH, mk(TR(_Q, 1, 2), T(_K), T(_K)))
 _add("flash-err-int", _FLASH, mk(T(_Q, "int32"), T(_K, "int32"), T(_K, "int32")))
@@ -275,15 +302,17 @@ _add("sdpa_math-basic", _MATH, mk(T(_Q), T(_K), T((1, 2, 5, 3))))
 _add("sdpa_math-causal", _MATH, mk(T(_Q), T(_K), T(_K), None, 0.0, True))
 _add("sdpa_math-mask", _MATH, mk(T(_Q), T(_K), T(_K), T((3, 5))))
 _add("sdpa_math-f16", _MATH, mk(T(_Q, "float16"), T(_K, "float16"), T(_K, "float16")))
-_add("sdpa_math-gqa", _MATH, mk(T((1, 4, 3, 4)), T((1, 2, 5, 4)), T((1, 2, 5, 4)),
-                                enable_gqa=True))  # fmt: skip
+_add("sdpa_math-gqa", _MATH, mk(T((1, 4, 3, 4)), T((1, 2, 5, 4)), T((1, 2, 5, 4)), enable_gqa=True))
 _add("safe_softmax-basic", "_safe_softmax", mk(T((2, 3)), -1))
 _add("safe_softmax-dim0", "_safe_softmax", mk(T((2, 3)), 0))
 _add("safe_softmax-dtype", "_safe_softmax", mk(T((2, 3)), 1, dtype=None))
 _add("safe_softmax-f16", "_safe_softmax", mk(T((2, 3), "float16"), 1))
 _add("safe_softmax-nc", "_safe_softmax", mk(NC((2, 3)), 1))
-_add("safe_softmax-inf-row", "_safe_softmax",
-     mk(lambda M, r: M.tensor([[float("-inf")] * 3, [1.0, 2.0, 3.0]]), -1))  # fmt: skip
+_add(
+    "safe_softmax-inf-row",
+    "_safe_softmax",
+    mk(lambda M, r: M.tensor([[float("-inf")] * 3, [1.0, 2.0, 3.0]]), -1),
+)
 _add("safe_softmax-err-int", "_safe_softmax", mk(T((2, 3), "int64"), 0))
 _add("safe_softmax-err-dim", "_safe_softmax", mk(T((2, 3)), 2))
 
@@ -293,11 +322,13 @@ _NLL = "nll_loss_forward"
 for _red in (0, 1, 2):
     _add(f"nll_loss_forward-r{_red}", _NLL, mk(T((4, 5)), IDX((4,), 5), None, _red, -100))
     _add(f"nll_loss_forward-w-r{_red}", _NLL, mk(T((4, 5)), IDX((4,), 5), U((5,)), _red, -100))
-    _add(f"nll_loss_forward-ignore-r{_red}", _NLL,
-         mk(T((4, 5)), L([1, 2, 1, 0]), U((5,)), _red, 1))  # fmt: skip
+    _add(f"nll_loss_forward-ignore-r{_red}", _NLL, mk(T((4, 5)), L([1, 2, 1, 0]), U((5,)), _red, 1))
     _add(f"nll_loss_forward-1d-r{_red}", _NLL, mk(T((5,)), L(2), None, _red, -100))
-    _add(f"nll_loss2d_forward-r{_red}", "nll_loss2d_forward",
-         mk(T((2, 3, 2, 2)), IDX((2, 2, 2), 3), U((3,)), _red, 0))  # fmt: skip
+    _add(
+        f"nll_loss2d_forward-r{_red}",
+        "nll_loss2d_forward",
+        mk(T((2, 3, 2, 2)), IDX((2, 2, 2), 3), U((3,)), _red, 0),
+    )
 _add("nll_loss_forward-all-ignored", _NLL, mk(T((2, 5)), L([1, 1]), None, 1, 1))
 _add("nll_loss_forward-f64", _NLL, mk(T((3, 4), "float64"), IDX((3,), 4), None, 1, -100))
 _add("nll_loss_forward-bf16", _NLL, mk(T((3, 4), "bfloat16"), IDX((3,), 4), None, 1, -100))
@@ -316,16 +347,28 @@ _add("nll_loss_forward-err-2d-target", _NLL, mk(T((2, 4)), IDX((2, 1), 4), None,
 _add("nll_loss_forward-err-weight", _NLL, mk(T((3, 4)), IDX((3,), 4), U((3,)), 1, -100))
 _add("nll_loss_forward-err-int32", _NLL, mk(T((3, 4)), IDX((3,), 4, "int32"), None, 1, -100))
 _add("nll_loss_forward-err-int-input", _NLL, mk(T((3, 4), "int64"), IDX((3,), 4), None, 1, -100))
-_add("nll_loss_forward-out", "nll_loss_forward.output",
-     mk(T((3, 4)), IDX((3,), 4), None, 1, -100, output=EMPTY(), total_weight=EMPTY()))
-_add("nll_loss2d_forward-err-dims", "nll_loss2d_forward",
-     mk(T((2, 3, 4)), IDX((2, 4), 3), None, 1, -100))  # fmt: skip
-_add("nll_loss2d_forward-err-size", "nll_loss2d_forward",
-     mk(T((2, 3, 2, 2)), IDX((2, 2, 3), 3), None, 1, -100))  # fmt: skip
+_add(
+    "nll_loss_forward-out",
+    "nll_loss_forward.output",
+    mk(T((3, 4)), IDX((3,), 4), None, 1, -100, output=EMPTY(), total_weight=EMPTY()),
+)
+_add(
+    "nll_loss2d_forward-err-dims",
+    "nll_loss2d_forward",
+    mk(T((2, 3, 4)), IDX((2, 4), 3), None, 1, -100),
+)
+_add(
+    "nll_loss2d_forward-err-size",
+    "nll_loss2d_forward",
+    mk(T((2, 3, 2, 2)), IDX((2, 2, 3), 3), None, 1, -100),
+)
 for _red in (0, 1, 2):
     _add(f"nll_loss_nd-3d-r{_red}", "nll_loss_nd", mk(T((2, 3, 4)), IDX((2, 4), 3), None, _red))
-    _add(f"nll_loss_nd-5d-r{_red}", "nll_loss_nd",
-         mk(T((2, 3, 2, 1, 2)), IDX((2, 2, 1, 2), 3), None, _red))  # fmt: skip
+    _add(
+        f"nll_loss_nd-5d-r{_red}",
+        "nll_loss_nd",
+        mk(T((2, 3, 2, 1, 2)), IDX((2, 2, 1, 2), 3), None, _red),
+    )
 _add("nll_loss_nd-2d", "nll_loss_nd", mk(T((3, 4)), IDX((3,), 4)))
 _add("nll_loss_nd-1d", "nll_loss_nd", mk(T((4,)), L(1), reduction=2))
 _add("nll_loss_nd-4d", "nll_loss_nd", mk(T((2, 3, 2, 2)), IDX((2, 2, 2), 3), U((3,))))
@@ -341,9 +384,12 @@ for _red in (0, 1, 2):
     _add(f"cross_entropy-r{_red}", _CE, mk(T((3, 5)), IDX((3,), 5), None, _red))
     _add(f"cross_entropy-ls-r{_red}", _CE, mk(T((3, 5)), L([1, 0, 4]), None, _red, -100, 0.1))
     # mean: masked_select (data-dependent shape) unless a mode is active, as in PyTorch
-    _add(f"cross_entropy-ls-w-r{_red}", _CE,
-         mk(T((3, 5)), L([1, 0, 4]), U((5,)), _red, 1, 0.2),
-         tags=("no_meta",) if _red == 1 else ())  # fmt: skip
+    _add(
+        f"cross_entropy-ls-w-r{_red}",
+        _CE,
+        mk(T((3, 5)), L([1, 0, 4]), U((5,)), _red, 1, 0.2),
+        tags=("no_meta",) if _red == 1 else (),
+    )
     _add(f"cross_entropy-prob-r{_red}", _CE, mk(T((3, 5)), PROB((3, 5)), None, _red))
     _add(f"cross_entropy-prob-w-r{_red}", _CE, mk(T((3, 5)), PROB((3, 5)), U((5,)), _red))
 _add("cross_entropy-ls-ignore", _CE, mk(T((3, 5)), L([1, 0, 4]), None, 1, 0, 0.3))
@@ -364,10 +410,16 @@ _add("cross_entropy-err-weight", _CE, mk(T((3, 5)), PROB((3, 5)), U((4,))))
 for _red in (0, 1, 2):
     _add(f"mse_loss-r{_red}", "mse_loss", mk(T((3, 4)), T((3, 4)), _red))
     _add(f"l1_loss-r{_red}", "l1_loss", mk(T((3, 4)), T((3, 4)), _red))
-    _add(f"binary_cross_entropy-r{_red}", "binary_cross_entropy",
-         mk(U((3, 4)), U((3, 4), lo=0, hi=1), None, _red))  # fmt: skip
-    _add(f"bce_with_logits-r{_red}", "binary_cross_entropy_with_logits",
-         mk(T((3, 4)), U((3, 4), lo=0, hi=1), None, None, _red))  # fmt: skip
+    _add(
+        f"binary_cross_entropy-r{_red}",
+        "binary_cross_entropy",
+        mk(U((3, 4)), U((3, 4), lo=0, hi=1), None, _red),
+    )
+    _add(
+        f"bce_with_logits-r{_red}",
+        "binary_cross_entropy_with_logits",
+        mk(T((3, 4)), U((3, 4), lo=0, hi=1), None, None, _red),
+    )
 for _dt in FLOATS:
     _add(f"mse_loss-{_dt}", "mse_loss", mk(T((3, 4), _dt), T((3, 4), _dt)))
 _add("mse_loss-bcast", "mse_loss", mk(T((3, 4)), T((4,)), 0))
@@ -378,98 +430,182 @@ _add("mse_loss-out", "mse_loss.out", mk(T((3, 4)), T((3, 4)), out=EMPTY()))
 _add("mse_loss-err-shape", "mse_loss", mk(T((3, 4)), T((3, 5))))
 _add("l1_loss-bcast", "l1_loss", mk(T((3, 4)), T((4,))))
 _add("binary_cross_entropy-w", "binary_cross_entropy", mk(U((3, 4)), U((3, 4)), U((3, 4))))
-_add("binary_cross_entropy-edges", "binary_cross_entropy",
-     mk(L([0.0, 1.0, 0.5, 1.0], "float32"), L([0.0, 1.0, 0.5, 0.0], "float32"), None, 0))
-_add("binary_cross_entropy-f64", "binary_cross_entropy", mk(U((3, 4), "float64"),
-                                                            U((3, 4), "float64")))  # fmt: skip
-_add("binary_cross_entropy-err-range", "binary_cross_entropy", mk(T((3, 4)), U((3, 4))),
-     tags=("no_meta",))  # fmt: skip
+_add(
+    "binary_cross_entropy-edges",
+    "binary_cross_entropy",
+    mk(L([0.0, 1.0, 0.5, 1.0], "float32"), L([0.0, 1.0, 0.5, 0.0], "float32"), None, 0),
+)
+_add(
+    "binary_cross_entropy-f64",
+    "binary_cross_entropy",
+    mk(U((3, 4), "float64"), U((3, 4), "float64")),
+)
+_add(
+    "binary_cross_entropy-err-range",
+    "binary_cross_entropy",
+    mk(T((3, 4)), U((3, 4))),
+    tags=("no_meta",),
+)
 _add("binary_cross_entropy-bcast", "binary_cross_entropy", mk(U((3, 4)), U((4,))))
 _add("binary_cross_entropy-err-shape", "binary_cross_entropy", mk(U((3, 4)), U((2, 4))))
-_add("bce_with_logits-weights", "binary_cross_entropy_with_logits",
-     mk(T((3, 4)), U((3, 4)), U((4,)), U((4,))))  # fmt: skip
-_add("bce_with_logits-large", "binary_cross_entropy_with_logits",
-     mk(L([-100.0, 100.0, 0.0], "float32"), L([1.0, 0.0, 0.5], "float32"), None, None, 0))
+_add(
+    "bce_with_logits-weights",
+    "binary_cross_entropy_with_logits",
+    mk(T((3, 4)), U((3, 4)), U((4,)), U((4,))),
+)
+_add(
+    "bce_with_logits-large",
+    "binary_cross_entropy_with_logits",
+    mk(L([-100.0, 100.0, 0.0], "float32"), L([1.0, 0.0, 0.5], "float32"), None, None, 0),
+)
 
 # ----------------------------------------------------------------------------- convolution
 
 _CONV = "convolution"
 
 
-def _conv_args(x: Any, w: Any, b: Any = None, stride: Any = (1, 1), padding: Any = (0, 0),
-               dilation: Any = (1, 1), groups: int = 1) -> Make:  # fmt: skip
-    return mk(x, w, b, list(stride), list(padding), list(dilation), False,
-              [0] * len(stride), groups)  # fmt: skip
+def _conv_args(
+    x: Any,
+    w: Any,
+    b: Any = None,
+    stride: Any = (1, 1),
+    padding: Any = (0, 0),
+    dilation: Any = (1, 1),
+    groups: int = 1,
+) -> Make:
+    return mk(
+        x, w, b, list(stride), list(padding), list(dilation), False, [0] * len(stride), groups
+    )
 
 
 _add("convolution-2d", _CONV, _conv_args(T((1, 2, 5, 5)), T((3, 2, 3, 3))))
 _add("convolution-2d-bias", _CONV, _conv_args(T((2, 2, 4, 4)), T((3, 2, 3, 3)), T((3,))))
-_add("convolution-2d-stride-pad", _CONV,
-     _conv_args(T((1, 2, 5, 5)), T((2, 2, 3, 3)), T((2,)), (2, 2), (1, 1)))  # fmt: skip
-_add("convolution-2d-asym", _CONV,
-     _conv_args(T((1, 1, 5, 6)), T((2, 1, 2, 3)), None, (1, 2), (0, 1), (2, 1)))  # fmt: skip
-_add("convolution-2d-dilation", _CONV,
-     _conv_args(T((1, 1, 6, 6)), T((1, 1, 3, 3)), None, (1, 1), (2, 2), (2, 2)))  # fmt: skip
-_add("convolution-2d-groups", _CONV,
-     _conv_args(T((1, 4, 4, 4)), T((4, 2, 2, 2)), T((4,)), groups=2))  # fmt: skip
-_add("convolution-2d-depthwise", _CONV,
-     _conv_args(T((1, 3, 4, 4)), T((3, 1, 3, 3)), None, padding=(1, 1), groups=3))  # fmt: skip
+_add(
+    "convolution-2d-stride-pad",
+    _CONV,
+    _conv_args(T((1, 2, 5, 5)), T((2, 2, 3, 3)), T((2,)), (2, 2), (1, 1)),
+)
+_add(
+    "convolution-2d-asym",
+    _CONV,
+    _conv_args(T((1, 1, 5, 6)), T((2, 1, 2, 3)), None, (1, 2), (0, 1), (2, 1)),
+)
+_add(
+    "convolution-2d-dilation",
+    _CONV,
+    _conv_args(T((1, 1, 6, 6)), T((1, 1, 3, 3)), None, (1, 1), (2, 2), (2, 2)),
+)
+_add(
+    "convolution-2d-groups", _CONV, _conv_args(T((1, 4, 4, 4)), T((4, 2, 2, 2)), T((4,)), groups=2)
+)
+_add(
+    "convolution-2d-depthwise",
+    _CONV,
+    _conv_args(T((1, 3, 4, 4)), T((3, 1, 3, 3)), None, padding=(1, 1), groups=3),
+)
 _add("convolution-2d-1x1", _CONV, _conv_args(T((2, 3, 3, 3)), T((4, 3, 1, 1))))
 _add("convolution-2d-nc", _CONV, _conv_args(TR((1, 2, 4, 4), 2, 3), TR((2, 2, 2, 2), 0, 1)))
-_add("convolution-2d-f64", _CONV,
-     _conv_args(T((1, 2, 4, 4), "float64"), T((2, 2, 2, 2), "float64")))  # fmt: skip
-_add("convolution-2d-f16", _CONV,
-     _conv_args(T((1, 2, 4, 4), "float16"), T((2, 2, 2, 2), "float16")))  # fmt: skip
-_add("convolution-2d-bf16", _CONV,
-     _conv_args(T((1, 2, 4, 4), "bfloat16"), T((2, 2, 2, 2), "bfloat16")))  # fmt: skip
+_add(
+    "convolution-2d-f64", _CONV, _conv_args(T((1, 2, 4, 4), "float64"), T((2, 2, 2, 2), "float64"))
+)
+_add(
+    "convolution-2d-f16", _CONV, _conv_args(T((1, 2, 4, 4), "float16"), T((2, 2, 2, 2), "float16"))
+)
+_add(
+    "convolution-2d-bf16",
+    _CONV,
+    _conv_args(T((1, 2, 4, 4), "bfloat16"), T((2, 2, 2, 2), "bfloat16")),
+)
 _add("convolution-2d-zero-batch", _CONV, _conv_args(T((0, 2, 4, 4)), T((2, 2, 2, 2))))
-_add("convolution-1d", _CONV, mk(T((2, 3, 7)), T((4, 3, 3)), T((4,)), [2], [1], [1], False,
-                                 [0], 1))  # fmt: skip
-_add("convolution-1d-dil", _CONV, mk(T((1, 2, 9)), T((2, 2, 3)), None, [1], [0], [3], False,
-                                     [0], 1))  # fmt: skip
-_add("convolution-3d", _CONV, mk(T((1, 1, 3, 3, 3)), T((2, 1, 2, 2, 2)), None, [1, 1, 1],
-                                 [0, 0, 0], [1, 1, 1], False, [0, 0, 0], 1))  # fmt: skip
-_add("convolution-single-params", _CONV,
-     mk(T((1, 2, 5, 5)), T((2, 2, 3, 3)), None, [2], [1], [1], False, [0], 1))  # fmt: skip
+_add("convolution-1d", _CONV, mk(T((2, 3, 7)), T((4, 3, 3)), T((4,)), [2], [1], [1], False, [0], 1))
+_add(
+    "convolution-1d-dil", _CONV, mk(T((1, 2, 9)), T((2, 2, 3)), None, [1], [0], [3], False, [0], 1)
+)
+_add(
+    "convolution-3d",
+    _CONV,
+    mk(
+        T((1, 1, 3, 3, 3)),
+        T((2, 1, 2, 2, 2)),
+        None,
+        [1, 1, 1],
+        [0, 0, 0],
+        [1, 1, 1],
+        False,
+        [0, 0, 0],
+        1,
+    ),
+)
+_add(
+    "convolution-single-params",
+    _CONV,
+    mk(T((1, 2, 5, 5)), T((2, 2, 3, 3)), None, [2], [1], [1], False, [0], 1),
+)
 _add("convolution-err-channels", _CONV, _conv_args(T((1, 3, 4, 4)), T((2, 2, 2, 2))))
 _add("convolution-err-kernel", _CONV, _conv_args(T((1, 2, 2, 2)), T((2, 2, 3, 3))))
 _add("convolution-err-dims", _CONV, _conv_args(T((2, 4, 4)), T((2, 2, 2, 2))))
-_add("convolution-err-groups", _CONV,
-     _conv_args(T((1, 4, 4, 4)), T((3, 2, 2, 2)), groups=2))  # fmt: skip
+_add("convolution-err-groups", _CONV, _conv_args(T((1, 4, 4, 4)), T((3, 2, 2, 2)), groups=2))
 _add("convolution-err-bias", _CONV, _conv_args(T((1, 2, 4, 4)), T((2, 2, 2, 2)), T((3,))))
-_add("convolution-err-neg-pad", _CONV,
-     _conv_args(T((1, 2, 4, 4)), T((2, 2, 2, 2)), None, (1, 1), (-1, 0)))  # fmt: skip
-_add("convolution-err-stride", _CONV,
-     _conv_args(T((1, 2, 4, 4)), T((2, 2, 2, 2)), None, (0, 1)))  # fmt: skip
+_add(
+    "convolution-err-neg-pad",
+    _CONV,
+    _conv_args(T((1, 2, 4, 4)), T((2, 2, 2, 2)), None, (1, 1), (-1, 0)),
+)
+_add("convolution-err-stride", _CONV, _conv_args(T((1, 2, 4, 4)), T((2, 2, 2, 2)), None, (0, 1)))
 _add("convolution-err-dtype", _CONV, _conv_args(T((1, 2, 4, 4)), T((2, 2, 2, 2), "float64")))
-_add("convolution-int", _CONV,
-     _conv_args(T((1, 2, 4, 4), "int64"), T((2, 2, 2, 2), "int64")))  # fmt: skip
-_add("convolution-int32", _CONV,
-     _conv_args(T((1, 2, 4, 4), "int32"), T((2, 2, 2, 2), "int32"), T((2,), "int32")))  # fmt: skip
-_add("convolution-err-bool", _CONV,
-     _conv_args(T((1, 2, 4, 4), "bool"), T((2, 2, 2, 2), "bool")))  # fmt: skip
-_add("convolution-bias-dtype", _CONV,
-     _conv_args(T((1, 2, 4, 4)), T((2, 2, 2, 2)), T((2,), "float64")))  # fmt: skip
-_add("convolution-out", "convolution.out",
-     mk(T((1, 2, 4, 4)), T((2, 2, 2, 2)), None, [1, 1], [0, 0], [1, 1], False, [0, 0], 1,
-        out=EMPTY()))  # fmt: skip
+_add("convolution-int", _CONV, _conv_args(T((1, 2, 4, 4), "int64"), T((2, 2, 2, 2), "int64")))
+_add(
+    "convolution-int32",
+    _CONV,
+    _conv_args(T((1, 2, 4, 4), "int32"), T((2, 2, 2, 2), "int32"), T((2,), "int32")),
+)
+_add("convolution-err-bool", _CONV, _conv_args(T((1, 2, 4, 4), "bool"), T((2, 2, 2, 2), "bool")))
+_add(
+    "convolution-bias-dtype",
+    _CONV,
+    _conv_args(T((1, 2, 4, 4)), T((2, 2, 2, 2)), T((2,), "float64")),
+)
+_add(
+    "convolution-out",
+    "convolution.out",
+    mk(
+        T((1, 2, 4, 4)),
+        T((2, 2, 2, 2)),
+        None,
+        [1, 1],
+        [0, 0],
+        [1, 1],
+        False,
+        [0, 0],
+        1,
+        out=EMPTY(),
+    ),
+)
 
 _add("conv2d-basic", "conv2d", mk(T((1, 2, 5, 5)), T((3, 2, 3, 3))))
 _add("conv2d-args", "conv2d", mk(T((1, 2, 5, 5)), T((2, 2, 3, 3)), T((2,)), [2, 2], [1, 1]))
 _add("conv2d-unbatched", "conv2d", mk(T((2, 4, 4)), T((3, 2, 3, 3)), T((3,))))
 _add("conv2d-groups", "conv2d", mk(T((1, 4, 4, 4)), T((4, 2, 3, 3)), groups=2))
-_add("conv2d-same", "conv2d.padding", mk(T((1, 2, 4, 4)), T((2, 2, 3, 3)), T((2,)), [1, 1],
-                                         "same"))  # fmt: skip
-_add("conv2d-same-even", "conv2d.padding", mk(T((1, 2, 4, 4)), T((2, 2, 2, 2)), None, [1, 1],
-                                              "same"))  # fmt: skip
-_add("conv2d-same-dil", "conv2d.padding",
-     mk(T((1, 1, 5, 5)), T((1, 1, 2, 3)), None, [1, 1], "same", [2, 1]))  # fmt: skip
-_add("conv2d-valid", "conv2d.padding", mk(T((1, 2, 4, 4)), T((2, 2, 3, 3)), None, [1, 1],
-                                          "valid"))  # fmt: skip
-_add("conv2d-err-pad-str", "conv2d.padding", mk(T((1, 2, 4, 4)), T((2, 2, 3, 3)), None,
-                                                [1, 1], "full"))  # fmt: skip
-_add("conv2d-err-same-stride", "conv2d.padding",
-     mk(T((1, 2, 4, 4)), T((2, 2, 3, 3)), None, [2, 2], "same"))  # fmt: skip
+_add("conv2d-same", "conv2d.padding", mk(T((1, 2, 4, 4)), T((2, 2, 3, 3)), T((2,)), [1, 1], "same"))
+_add(
+    "conv2d-same-even", "conv2d.padding", mk(T((1, 2, 4, 4)), T((2, 2, 2, 2)), None, [1, 1], "same")
+)
+_add(
+    "conv2d-same-dil",
+    "conv2d.padding",
+    mk(T((1, 1, 5, 5)), T((1, 1, 2, 3)), None, [1, 1], "same", [2, 1]),
+)
+_add("conv2d-valid", "conv2d.padding", mk(T((1, 2, 4, 4)), T((2, 2, 3, 3)), None, [1, 1], "valid"))
+_add(
+    "conv2d-err-pad-str",
+    "conv2d.padding",
+    mk(T((1, 2, 4, 4)), T((2, 2, 3, 3)), None, [1, 1], "full"),
+)
+_add(
+    "conv2d-err-same-stride",
+    "conv2d.padding",
+    mk(T((1, 2, 4, 4)), T((2, 2, 3, 3)), None, [2, 2], "same"),
+)
 _add("conv2d-err-dims", "conv2d", mk(T((4, 4)), T((2, 1, 3, 3))))
 _add("conv2d-err-bias-dtype", "conv2d", mk(T((1, 2, 4, 4)), T((2, 2, 3, 3)), T((2,), "float64")))
 _add("conv1d-basic", "conv1d", mk(T((2, 3, 6)), T((4, 3, 3)), T((4,))))
@@ -484,15 +620,16 @@ _MP = "max_pool2d_with_indices"
 _add("max_pool2d_with_indices-basic", _MP, mk(T((1, 2, 4, 4)), [2, 2]))
 _add("max_pool2d_with_indices-3d", _MP, mk(T((2, 4, 4)), [2, 2]))
 _add("max_pool2d_with_indices-args", _MP, mk(T((1, 1, 5, 5)), [3, 3], [2, 2], [1, 1]))
-_add("max_pool2d_with_indices-ceil", _MP, mk(T((1, 1, 5, 5)), [2, 2], [2, 2], [0, 0], [1, 1],
-                                              True))  # fmt: skip
-_add("max_pool2d_with_indices-ceil-pad", _MP,
-     mk(T((1, 1, 6, 6)), [3, 3], [2, 2], [1, 1], [1, 1], True))  # fmt: skip
+_add("max_pool2d_with_indices-ceil", _MP, mk(T((1, 1, 5, 5)), [2, 2], [2, 2], [0, 0], [1, 1], True))
+_add(
+    "max_pool2d_with_indices-ceil-pad",
+    _MP,
+    mk(T((1, 1, 6, 6)), [3, 3], [2, 2], [1, 1], [1, 1], True),
+)
 _add("max_pool2d_with_indices-dil", _MP, mk(T((1, 1, 6, 6)), [2, 2], [1, 1], [0, 0], [2, 2]))
 _add("max_pool2d_with_indices-asym", _MP, mk(T((1, 1, 5, 6)), [2, 3], [1, 2], [1, 0]))
 _add("max_pool2d_with_indices-single", _MP, mk(T((1, 1, 4, 4)), [2], [], [0], [1]))
-_add("max_pool2d_with_indices-ties", _MP,
-     mk(lambda M, r: M.ones(1, 1, 4, 4), [2, 2]))  # fmt: skip
+_add("max_pool2d_with_indices-ties", _MP, mk(lambda M, r: M.ones(1, 1, 4, 4), [2, 2]))
 _add("max_pool2d_with_indices-int", _MP, mk(T((1, 1, 4, 4), "int64"), [2, 2]))
 _add("max_pool2d_with_indices-f64", _MP, mk(T((1, 1, 4, 4), "float64"), [2, 2]))
 _add("max_pool2d_with_indices-bf16", _MP, mk(T((1, 1, 4, 4), "bfloat16"), [2, 2]))
@@ -501,8 +638,11 @@ _add("max_pool2d_with_indices-err-pad", _MP, mk(T((1, 1, 4, 4)), [2, 2], [2, 2],
 _add("max_pool2d_with_indices-err-small", _MP, mk(T((1, 1, 2, 2)), [3, 3]))
 _add("max_pool2d_with_indices-err-dims", _MP, mk(T((4, 4)), [2, 2]))
 _add("max_pool2d_with_indices-err-bool", _MP, mk(T((1, 1, 4, 4), "bool"), [2, 2]))
-_add("max_pool2d_with_indices-out", "max_pool2d_with_indices.out",
-     mk(T((1, 1, 4, 4)), [2, 2], out=EMPTY(), indices=EMPTY(dt="int64")))  # fmt: skip
+_add(
+    "max_pool2d_with_indices-out",
+    "max_pool2d_with_indices.out",
+    mk(T((1, 1, 4, 4)), [2, 2], out=EMPTY(), indices=EMPTY(dt="int64")),
+)
 _add("max_pool2d-basic", "max_pool2d", mk(T((1, 2, 4, 4)), [2, 2]))
 _add("max_pool2d-args", "max_pool2d", mk(T((1, 1, 5, 5)), [3, 3], [2, 2], [1, 1], [1, 1], True))
 _add("max_pool1d-basic", "max_pool1d", mk(T((2, 3, 6)), [2]))
@@ -515,8 +655,7 @@ _add("avg_pool2d-pad", _AP, mk(T((1, 1, 5, 5)), [3, 3], [2, 2], [1, 1]))
 _add("avg_pool2d-pad-exclude", _AP, mk(T((1, 1, 5, 5)), [3, 3], [2, 2], [1, 1], False, False))
 _add("avg_pool2d-ceil", _AP, mk(T((1, 1, 5, 5)), [2, 2], [2, 2], [0, 0], True))
 _add("avg_pool2d-ceil-pad", _AP, mk(T((1, 1, 6, 6)), [3, 3], [2, 2], [1, 1], True))
-_add("avg_pool2d-ceil-pad-exclude", _AP,
-     mk(T((1, 1, 6, 6)), [3, 3], [2, 2], [1, 1], True, False))  # fmt: skip
+_add("avg_pool2d-ceil-pad-exclude", _AP, mk(T((1, 1, 6, 6)), [3, 3], [2, 2], [1, 1], True, False))
 _add("avg_pool2d-divisor", _AP, mk(T((1, 1, 4, 4)), [2, 2], divisor_override=3))
 _add("avg_pool2d-f64", _AP, mk(T((1, 1, 4, 4), "float64"), [2, 2]))
 _add("avg_pool2d-bf16", _AP, mk(T((1, 1, 4, 4), "bfloat16"), [2, 2]))

@@ -26,8 +26,16 @@ def _t(shape, dtype="float32", nc=False):
     return make
 
 
-def _unary(op: str, sid: str, shape, *args: Any, dtype: str = "float32", nc: bool = False,
-           kwargs: dict | None = None, **kw: Any) -> None:  # fmt: skip
+def _unary(
+    op: str,
+    sid: str,
+    shape,
+    *args: Any,
+    dtype: str = "float32",
+    nc: bool = False,
+    kwargs: dict | None = None,
+    **kw: Any,
+) -> None:
     mk = _t(shape, dtype, nc)
     add(sid, op, lambda M, rng: ((mk(M, rng), *args), dict(kwargs or {})), **kw)
 
@@ -109,10 +117,14 @@ _unary("unsqueeze", "unsqueeze_0d", (), 0)
 _unary("unsqueeze", "unsqueeze_0d_neg", (), -1)
 _unary("unsqueeze", "unsqueeze_nc", (3, 4), 1, nc=True)
 _unary("unsqueeze", "unsqueeze_nc_end", (3, 4), 2, nc=True)
-add("unsqueeze_nc_size1", "unsqueeze",
-    lambda M, rng: ((rand(M, rng, (3, 1, 4)).transpose(0, 2), 2), {}))  # fmt: skip
-add("unsqueeze_nc_size1_end", "unsqueeze",
-    lambda M, rng: ((rand(M, rng, (4, 3, 1))[:, ::2], 3), {}))  # fmt: skip
+add(
+    "unsqueeze_nc_size1",
+    "unsqueeze",
+    lambda M, rng: ((rand(M, rng, (3, 1, 4)).transpose(0, 2), 2), {}),
+)
+add(
+    "unsqueeze_nc_size1_end", "unsqueeze", lambda M, rng: ((rand(M, rng, (4, 3, 1))[:, ::2], 3), {})
+)
 add("unsqueeze_expanded", "unsqueeze", lambda M, rng: ((_expanded(M, rng), 1), {}))
 _unary("unsqueeze", "unsqueeze_zero_size", (0, 2), 1)
 _unary("unsqueeze", "unsqueeze_int8", (2, 3), 0, dtype="int8")
@@ -158,8 +170,11 @@ _SLICES = {
 for _name, (_dim, _s, _e, _st) in _SLICES.items():
     _unary("slice.Tensor", f"slice_{_name}", (2, 3, 4), _dim, _s, _e, _st)
 _unary("slice.Tensor", "slice_defaults", (3, 2))
-add("slice_kwargs", "slice.Tensor",
-    lambda M, rng: ((rand(M, rng, (4, 3)),), {"dim": 1, "start": 1, "step": 2}))  # fmt: skip
+add(
+    "slice_kwargs",
+    "slice.Tensor",
+    lambda M, rng: ((rand(M, rng, (4, 3)),), {"dim": 1, "start": 1, "step": 2}),
+)
 _unary("slice.Tensor", "slice_nc", (3, 4), 1, 1, None, 2, nc=True)
 _unary("slice.Tensor", "slice_1d", (6,), 0, 1, 5, 2)
 _unary("slice.Tensor", "slice_zero_size", (0, 4), 0, 0, 2, 1)
@@ -216,8 +231,11 @@ _unary("diagonal", "diagonal_3d", (2, 3, 4), 0, 1, 2)
 _unary("diagonal", "diagonal_3d_swapped", (2, 3, 4), -1, 2, 0)
 _unary("diagonal", "diagonal_nc", (3, 4), 1, nc=True)
 _unary("diagonal", "diagonal_int32", (3, 3), dtype="int32")
-add("diagonal_kwargs", "diagonal",
-    lambda M, rng: ((rand(M, rng, (2, 3, 3)),), {"offset": 1, "dim1": -1, "dim2": -2}))  # fmt: skip
+add(
+    "diagonal_kwargs",
+    "diagonal",
+    lambda M, rng: ((rand(M, rng, (2, 3, 3)),), {"offset": 1, "dim1": -1, "dim2": -2}),
+)
 _unary("diagonal", "diagonal_err_same", (3, 3), 0, 1, 1)
 _unary("diagonal", "diagonal_err_1d", (3,))
 _unary("diagonal", "diagonal_err_dim", (3, 3), 0, 0, 2)
@@ -266,9 +284,12 @@ _unary("narrow", "narrow_err_neg_start", (4, 3), 0, -5, 0)
 _unary("narrow", "narrow_err_length", (4, 3), 0, 2, 3)
 _unary("narrow", "narrow_err_neg_length", (4, 3), 0, 0, -1)
 _unary("narrow", "narrow_err_0d", (), 0, 0, 1)
-add("narrow_tensor", "narrow.Tensor",
+add(
+    "narrow_tensor",
+    "narrow.Tensor",
     lambda M, rng: ((rand(M, rng, (4, 3)), 0, tensor(M, np.array(1)), 2), {}),
-    tags=("no_meta",))  # fmt: skip
+    tags=("no_meta",),
+)
 
 _unary("chunk", "chunk_even", (4, 3), 2)
 _unary("chunk", "chunk_uneven", (5, 3), 3)
@@ -295,8 +316,11 @@ _unary("swapdims", "swapdims_basic", (2, 3, 4), -1, 1)
 _unary("swapaxes_", "swapaxes__basic", (2, 3), 0, 1)
 _unary("swapdims_", "swapdims__basic", (2, 3, 4), 0, 1)
 
-add("expand_as_basic", "expand_as",
-    lambda M, rng: ((rand(M, rng, (3, 1)), rand(M, rng, (2, 3, 4))), {}))
+add(
+    "expand_as_basic",
+    "expand_as",
+    lambda M, rng: ((rand(M, rng, (3, 1)), rand(M, rng, (2, 3, 4))), {}),
+)
 add("expand_as_err", "expand_as", lambda M, rng: ((rand(M, rng, (3, 2)), rand(M, rng, (3, 4))), {}))
 add("view_as_basic", "view_as", lambda M, rng: ((rand(M, rng, (2, 6)), rand(M, rng, (3, 4))), {}))
 add("view_as_err", "view_as", lambda M, rng: ((noncontig(M, rng, (3, 4)), rand(M, rng, (12,))), {}))
@@ -329,16 +353,28 @@ _unary("tensor_split.indices", "tensor_split_indices", (2, 6), [1, 4], 1)
 _unary("tensor_split.indices", "tensor_split_indices_unsorted", (5, 2), [3, 1])
 _unary("tensor_split.indices", "tensor_split_indices_beyond", (5, 2), [2, 9])
 _unary("tensor_split.indices", "tensor_split_indices_empty", (3, 2), [])
-add("tensor_split_tensor_1d", "tensor_split.tensor_indices_or_sections",
+add(
+    "tensor_split_tensor_1d",
+    "tensor_split.tensor_indices_or_sections",
     lambda M, rng: ((rand(M, rng, (6, 2)), tensor(M, np.array([1, 3]))), {}),
-    tags=("no_meta",))  # fmt: skip
-add("tensor_split_tensor_0d", "tensor_split.tensor_indices_or_sections",
+    tags=("no_meta",),
+)
+add(
+    "tensor_split_tensor_0d",
+    "tensor_split.tensor_indices_or_sections",
     lambda M, rng: ((rand(M, rng, (6, 2)), tensor(M, np.array(4)), 0), {}),
-    tags=("no_meta",))  # fmt: skip
-add("tensor_split_tensor_err_dtype", "tensor_split.tensor_indices_or_sections",
-    lambda M, rng: ((rand(M, rng, (6, 2)), tensor(M, np.array([1.0]))), {}))
-add("tensor_split_tensor_err_2d", "tensor_split.tensor_indices_or_sections",
-    lambda M, rng: ((rand(M, rng, (6, 2)), tensor(M, np.array([[1]]))), {}))
+    tags=("no_meta",),
+)
+add(
+    "tensor_split_tensor_err_dtype",
+    "tensor_split.tensor_indices_or_sections",
+    lambda M, rng: ((rand(M, rng, (6, 2)), tensor(M, np.array([1.0]))), {}),
+)
+add(
+    "tensor_split_tensor_err_2d",
+    "tensor_split.tensor_indices_or_sections",
+    lambda M, rng: ((rand(M, rng, (6, 2)), tensor(M, np.array([[1]]))), {}),
+)
 _unary("hsplit.int", "hsplit_int_2d", (2, 4), 2)
 _unary("hsplit.int", "hsplit_int_1d", (6,), 3)
 _unary("hsplit.int", "hsplit_err_divisible", (2, 3), 2)

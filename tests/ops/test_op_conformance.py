@@ -50,7 +50,9 @@ def test_recordings_cover_samples() -> None:
             continue
         recorded = load_recorded(family)["samples"]
         missing = [s.id for s in family_samples(family) if s.id not in recorded]
-        assert not missing, f"{family}: samples not recorded (run tools/record_ops.py): {missing[:5]}"
+        assert not missing, (
+            f"{family}: samples not recorded (run tools/record_ops.py): {missing[:5]}"
+        )
 
 
 def test_known_gaps_exist() -> None:

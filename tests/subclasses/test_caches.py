@@ -25,8 +25,15 @@ def _describe(v: Any, inputs: list[Any]) -> Any:
     if isinstance(v, keyroute.Tensor):
         storage = getattr(v._data, "storage", None)
         aliases = [i for i, t in enumerate(inputs) if getattr(t._data, "storage", 0) is storage]
-        return (type(v).__name__, str(v.dtype), tuple(v.shape), v.stride(), v.storage_offset(),
-                str(v.device), tuple(aliases))  # fmt: skip
+        return (
+            type(v).__name__,
+            str(v.dtype),
+            tuple(v.shape),
+            v.stride(),
+            v.storage_offset(),
+            str(v.device),
+            tuple(aliases),
+        )
     if isinstance(v, (list, tuple)):
         return [_describe(x, inputs) for x in v]
     return repr(v)

@@ -88,16 +88,29 @@ def test_matches_pytorch(case_id: str) -> None:
     "expr,exc,op,why",
     [
         ("x.nonzero()", DynamicOutputShapeException, "aten.nonzero.default", "output's shape"),
-        ("x.masked_select(x > 0)", DynamicOutputShapeException, "aten.masked_select.default",
-         "output's shape"),
-        ("x.sum().item()", DataDependentOutputException, "aten._local_scalar_dense.default",
-         "depends on the tensor's data"),
-        ("x.tolist()", DataDependentOutputException, "aten._local_scalar_dense.default",
-         "depends on the tensor's data"),
+        (
+            "x.masked_select(x > 0)",
+            DynamicOutputShapeException,
+            "aten.masked_select.default",
+            "output's shape",
+        ),
+        (
+            "x.sum().item()",
+            DataDependentOutputException,
+            "aten._local_scalar_dense.default",
+            "depends on the tensor's data",
+        ),
+        (
+            "x.tolist()",
+            DataDependentOutputException,
+            "aten._local_scalar_dense.default",
+            "depends on the tensor's data",
+        ),
     ],
-)  # fmt: skip
-def test_data_dependent_errors_name_the_operator_and_why(expr: str, exc: type, op: str,
-                                                         why: str) -> None:  # fmt: skip
+)
+def test_data_dependent_errors_name_the_operator_and_why(
+    expr: str, exc: type, op: str, why: str
+) -> None:
     with FakeTensorMode():
         env = {"x": keyroute.empty(3, 4)}
         with pytest.raises(exc) as info:
@@ -141,11 +154,18 @@ def test_seed_example_shapes() -> None:
 def test_from_real_tensor_keeps_metadata_and_device() -> None:
     mode = FakeTensorMode()
     r = keyroute.arange(24.0).view(4, 6)[1:, ::2]
-    for f in (mode.from_tensor(r), mode.fake_tensor_converter.from_real_tensor(mode, r),
-              mode.from_real_tensor(r)):  # fmt: skip
+    for f in (
+        mode.from_tensor(r),
+        mode.fake_tensor_converter.from_real_tensor(mode, r),
+        mode.from_real_tensor(r),
+    ):
         assert type(f) is FakeTensor and f.fake_mode is mode
         assert (f.shape, f.stride(), f.storage_offset(), f.dtype, f.device) == (
-            r.shape, r.stride(), r.storage_offset(), r.dtype, r.device
+            r.shape,
+            r.stride(),
+            r.storage_offset(),
+            r.dtype,
+            r.device,
         )
     # the same real tensor gives the same fake; views of one storage share one fake storage
     assert mode.from_tensor(r) is mode.from_tensor(r)

@@ -36,8 +36,14 @@ def recorded() -> dict[str, Any]:
 
 # Relative tolerance of recorded float values, per dtype (range factories compute in other
 # precisions than PyTorch's vectorised kernels; everything else is exact).
-RTOL = {"keyroute.float16": 1e-3, "keyroute.bfloat16": 1e-2, "keyroute.float32": 2e-7,
-        "keyroute.complex64": 2e-7, "keyroute.float64": 1e-15, "keyroute.complex128": 1e-15}
+RTOL = {
+    "keyroute.float16": 1e-3,
+    "keyroute.bfloat16": 1e-2,
+    "keyroute.float32": 2e-7,
+    "keyroute.complex64": 2e-7,
+    "keyroute.float64": 1e-15,
+    "keyroute.complex128": 1e-15,
+}
 
 
 def _close(a: Any, b: Any, rtol: float, atol: float) -> bool:
@@ -89,8 +95,9 @@ def diff(expected: Any, got: Any, path: str = "") -> list[str]:
     return [] if expected == got else [f"{path}: expected {expected!r}, got {got!r}"]
 
 
-def check_case(case: dict[str, Any], got: dict[str, Any],
-               gaps: dict[str, tuple[set[str], str]]) -> None:  # fmt: skip
+def check_case(
+    case: dict[str, Any], got: dict[str, Any], gaps: dict[str, tuple[set[str], str]]
+) -> None:
     """Assert keyroute's answer equals PyTorch's, except for a known gap's aspects (which
     must still differ, so that a fixed gap is noticed and its entry removed)."""
     expected = dict(case["expected"])

@@ -37,7 +37,7 @@ def broadcastable_pair(draw: st.DrawFn) -> tuple[tuple[int, ...], tuple[int, ...
 @st.composite
 def mismatched_pair(draw: st.DrawFn) -> tuple[tuple[int, ...], tuple[int, ...]]:
     a = draw(st.lists(st.integers(1, 4), min_size=1, max_size=4))
-    b = list(a[draw(st.integers(0, len(a) - 1)):])
+    b = list(a[draw(st.integers(0, len(a) - 1)) :])
     i = draw(st.integers(0, len(b) - 1))
     b[i] = draw(st.sampled_from([n for n in range(2, 6) if n != a[len(a) - len(b) + i]]))
     if a[len(a) - len(b) + i] == 1:
@@ -52,8 +52,12 @@ def _values(rng: np.random.Generator, shape: tuple[int, ...], dtype: str) -> np.
 
 
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(broadcastable_pair(), st.sampled_from(sorted(OPS)), st.sampled_from(["float32", "float64"]),
-       st.integers(0, 2**32 - 1))  # fmt: skip
+@given(
+    broadcastable_pair(),
+    st.sampled_from(sorted(OPS)),
+    st.sampled_from(["float32", "float64"]),
+    st.integers(0, 2**32 - 1),
+)
 def test_broadcast_matches_numpy(shapes, op, dtype, seed) -> None:
     rng = np.random.default_rng(seed)
     a, b = (_values(rng, s, dtype) for s in shapes)
@@ -71,8 +75,11 @@ def test_mismatch_raises_pytorchs_error(shapes, op) -> None:
     with pytest.raises(ValueError):
         np.broadcast_shapes(*shapes)  # the pair really does not broadcast
     fn, _ = OPS[op]
-    with pytest.raises(RuntimeError, match=r"The size of tensor a \(\d+\) must match the size of "
-                                           r"tensor b \(\d+\) at non-singleton dimension \d+"):
+    with pytest.raises(
+        RuntimeError,
+        match=r"The size of tensor a \(\d+\) must match the size of "
+        r"tensor b \(\d+\) at non-singleton dimension \d+",
+    ):
         fn(keyroute, keyroute.zeros(*shapes[0]), keyroute.zeros(*shapes[1]))
 
 
@@ -102,8 +109,11 @@ def test_inplace_broadcasts_only_the_other_operand(shapes, seed) -> None:
         np.testing.assert_allclose(x.numpy(), a + b, rtol=1e-6)
         assert x._version == version + 1
     else:
-        with pytest.raises(RuntimeError, match=r"output with shape \[.*\] doesn't match the "
-                                               r"broadcast shape \[.*\]"):
+        with pytest.raises(
+            RuntimeError,
+            match=r"output with shape \[.*\] doesn't match the "
+            r"broadcast shape \[.*\]",
+        ):
             x.add_(keyroute.from_numpy(b))
         np.testing.assert_array_equal(x.numpy(), a)  # unchanged
         assert x._version == version

@@ -205,8 +205,12 @@ def test_integer_overflow_wraps() -> None:
 def test_division_by_zero() -> None:
     i = t.tensor([1, -1, 0])
     assert _vals(i / 0) == [math.inf, -math.inf, pytest.approx(math.nan, nan_ok=True)]
-    for fn in (lambda: i // 0, lambda: i % 0, lambda: t.fmod(i, 0),
-               lambda: t.div(i, t.zeros(3, dtype=t.int64), rounding_mode="trunc")):  # fmt: skip
+    for fn in (
+        lambda: i // 0,
+        lambda: i % 0,
+        lambda: t.fmod(i, 0),
+        lambda: t.div(i, t.zeros(3, dtype=t.int64), rounding_mode="trunc"),
+    ):
         with pytest.raises(RuntimeError, match="ZeroDivisionError"):
             fn()
     f = t.tensor([1.0, -1.0, 0.0])
@@ -272,12 +276,16 @@ def test_comparisons_with_non_numbers() -> None:
 
 # ----------------------------------------------------------------------------- erf
 
-_POINTS = np.concatenate([
-    np.linspace(-6.0, 6.0, 2001),
-    np.linspace(2.0, 6.0, 801), -np.linspace(2.0, 6.0, 801),
-    np.geomspace(1e-300, 1e-1, 300), -np.geomspace(1e-300, 1e-1, 300),
-    np.array([0.0, -0.0, 1.9999999, 2.0, 2.0000001, 26.0, 27.5, 40.0, -40.0]),
-])  # fmt: skip
+_POINTS = np.concatenate(
+    [
+        np.linspace(-6.0, 6.0, 2001),
+        np.linspace(2.0, 6.0, 801),
+        -np.linspace(2.0, 6.0, 801),
+        np.geomspace(1e-300, 1e-1, 300),
+        -np.geomspace(1e-300, 1e-1, 300),
+        np.array([0.0, -0.0, 1.9999999, 2.0, 2.0000001, 26.0, 27.5, 40.0, -40.0]),
+    ]
+)
 
 
 def test_own_erf_accuracy() -> None:
@@ -314,14 +322,15 @@ def test_erf_paths(path: str, monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setattr(cpu_ew, "_scipy_erfc", None)
     xs = np.linspace(-5.0, 5.0, 41)
     x64 = t.tensor(xs.tolist(), dtype=t.float64)
-    np.testing.assert_allclose(t.erf(x64).tolist(), [math.erf(v) for v in xs], rtol=1e-15,
-                               atol=1e-16)  # fmt: skip
-    np.testing.assert_allclose(t.erfc(x64).tolist(), [math.erfc(v) for v in xs], rtol=1e-13,
-                               atol=1e-300)  # fmt: skip
+    np.testing.assert_allclose(
+        t.erf(x64).tolist(), [math.erf(v) for v in xs], rtol=1e-15, atol=1e-16
+    )
+    np.testing.assert_allclose(
+        t.erfc(x64).tolist(), [math.erfc(v) for v in xs], rtol=1e-13, atol=1e-300
+    )
     x32 = t.tensor(xs.tolist())
     assert t.erf(x32).dtype is t.float32
-    np.testing.assert_allclose(t.erf(x32).tolist(), [math.erf(v) for v in xs], rtol=2e-7,
-                               atol=1e-7)  # fmt: skip
+    np.testing.assert_allclose(t.erf(x32).tolist(), [math.erf(v) for v in xs], rtol=2e-7, atol=1e-7)
     want = [v * 0.5 * (1 + math.erf(v / math.sqrt(2))) for v in xs]
     gelu = keyroute.ops.aten.gelu.default
     np.testing.assert_allclose(gelu(x64).tolist(), want, rtol=1e-14, atol=1e-15)

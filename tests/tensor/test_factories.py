@@ -19,20 +19,41 @@ _NO_OUT_OP = (
 )
 # id -> (aspects that differ from PyTorch, why)
 KNOWN_GAPS: dict[str, tuple[set[str], str]] = {
-    **{f"{fn}-out{sfx}": ({"ops"}, _NO_OUT_OP.format(op=f"{fn}.out"))
-       for fn in ("zeros", "ones", "full")
-       for sfx in ("", "-same", "-resize-warn", "-dtype-match", "-meta", "-requires-grad",
-                   "-noncontig", "-view")},  # fmt: skip
-    "arange-out": ({"ops", "warnings"}, "aten has no arange.out (arange.start_out is used), "
-                   "whose rounding-error resize warning keyroute does not give"),
+    **{
+        f"{fn}-out{sfx}": ({"ops"}, _NO_OUT_OP.format(op=f"{fn}.out"))
+        for fn in ("zeros", "ones", "full")
+        for sfx in (
+            "",
+            "-same",
+            "-resize-warn",
+            "-dtype-match",
+            "-meta",
+            "-requires-grad",
+            "-noncontig",
+            "-view",
+        )
+    },
+    "arange-out": (
+        {"ops", "warnings"},
+        "aten has no arange.out (arange.start_out is used), "
+        "whose rounding-error resize warning keyroute does not give",
+    ),
     "arange-out-same": ({"ops"}, "aten has no arange.out: arange.start_out is used"),
     "eye-out": ({"ops"}, "aten has no eye.out: eye.m_out is used"),
-    "linspace-tensor": ({"ops"}, "aten has no linspace.Tensor_Tensor: the 0-dim tensors are "
-                        "read with item() and linspace.default is called"),
-    "random-randint-low-gen": ({"ops"}, "aten has no randint.low_generator: its "
-                               "decomposition (empty + random_.from) runs"),
-    "arange-huge-meta": ({"result"}, "meta tensors do not check that the storage size "
-                         "(2**62 int64 elements) overflows int64 bytes"),
+    "linspace-tensor": (
+        {"ops"},
+        "aten has no linspace.Tensor_Tensor: the 0-dim tensors are "
+        "read with item() and linspace.default is called",
+    ),
+    "random-randint-low-gen": (
+        {"ops"},
+        "aten has no randint.low_generator: its decomposition (empty + random_.from) runs",
+    ),
+    "arange-huge-meta": (
+        {"result"},
+        "meta tensors do not check that the storage size "
+        "(2**62 int64 elements) overflows int64 bytes",
+    ),
 }
 
 CASES = recorded()["factories"]
@@ -119,16 +140,24 @@ def test_rng_state_round_trip():
 @pytest.mark.parametrize(
     "make",
     [
-        lambda: keyroute.ones(3), lambda: keyroute.zeros(2, 2), lambda: keyroute.full((2,), 7),
-        lambda: keyroute.arange(5), lambda: keyroute.linspace(0, 1, 4), lambda: keyroute.eye(3),
-        lambda: keyroute.rand(2), lambda: keyroute.randn(2), lambda: keyroute.randint(4, (3,)),
-        lambda: keyroute.randperm(4), lambda: keyroute.scalar_tensor(2),
-        lambda: keyroute.tensor([1, 2]), lambda: keyroute.ones_like(keyroute.ones(2)),
+        lambda: keyroute.ones(3),
+        lambda: keyroute.zeros(2, 2),
+        lambda: keyroute.full((2,), 7),
+        lambda: keyroute.arange(5),
+        lambda: keyroute.linspace(0, 1, 4),
+        lambda: keyroute.eye(3),
+        lambda: keyroute.rand(2),
+        lambda: keyroute.randn(2),
+        lambda: keyroute.randint(4, (3,)),
+        lambda: keyroute.randperm(4),
+        lambda: keyroute.scalar_tensor(2),
+        lambda: keyroute.tensor([1, 2]),
+        lambda: keyroute.ones_like(keyroute.ones(2)),
         lambda: keyroute.full_like(keyroute.ones(2), 3),
         lambda: keyroute.rand_like(keyroute.ones(2)),
         lambda: keyroute.ones(2, requires_grad=True),
     ],
-)  # fmt: skip
+)
 def test_fresh_tensors_have_version_zero(make):
     t = make()
     assert t._version == 0
@@ -192,10 +221,18 @@ def _thread_state():
     from keyroute.tensor import device as device_mod
 
     s = tls.state
-    return (s.include, s.exclude, s.grad_enabled, s.mask, dict(s.extra),
-            list(device_mod._default_stack()), list(mode_stack()),
-            keyroute.get_default_dtype(), keyroute.is_inference_mode_enabled(),
-            keyroute.get_printoptions())  # fmt: skip
+    return (
+        s.include,
+        s.exclude,
+        s.grad_enabled,
+        s.mask,
+        dict(s.extra),
+        list(device_mod._default_stack()),
+        list(mode_stack()),
+        keyroute.get_default_dtype(),
+        keyroute.is_inference_mode_enabled(),
+        keyroute.get_printoptions(),
+    )
 
 
 FAILING = [

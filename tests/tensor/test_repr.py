@@ -37,8 +37,12 @@ def test_str_is_repr():
 
 def test_print_options_defaults_and_profiles():
     assert keyroute.get_printoptions() == {
-        "precision": 4, "threshold": 1000, "edgeitems": 3, "linewidth": 80, "sci_mode": None,
-    }  # fmt: skip
+        "precision": 4,
+        "threshold": 1000,
+        "edgeitems": 3,
+        "linewidth": 80,
+        "sci_mode": None,
+    }
     keyroute.set_printoptions(profile="short")
     assert keyroute.get_printoptions()["precision"] == 2
     assert keyroute.get_printoptions()["edgeitems"] == 2

@@ -93,8 +93,13 @@ def test_dlpack_round_trips_share_memory():
 
 
 def test_pickle_round_trip_keeps_values_dtype_requires_grad_and_layout():
-    for dt in (keyroute.float32, keyroute.bfloat16, keyroute.int16, keyroute.complex64,
-               keyroute.bool):  # fmt: skip
+    for dt in (
+        keyroute.float32,
+        keyroute.bfloat16,
+        keyroute.int16,
+        keyroute.complex64,
+        keyroute.bool,
+    ):
         t = keyroute.arange(6).to(dt).view(2, 3)
         u = pickle.loads(pickle.dumps(t))
         assert u.dtype is dt and u.shape == t.shape

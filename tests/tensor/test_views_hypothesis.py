@@ -41,7 +41,7 @@ def _storage_view(flat: np.ndarray, t: kr.Tensor) -> np.ndarray:
     """The elements the geometry (shape, stride, storage_offset) of t names in flat."""
     item = flat.itemsize
     return np.lib.stride_tricks.as_strided(
-        flat[t.storage_offset():], t.shape, [s * item for s in t.stride()], writeable=False
+        flat[t.storage_offset() :], t.shape, [s * item for s in t.stride()], writeable=False
     )
 
 
@@ -77,8 +77,12 @@ def _step(data: Any, shape: tuple[int, ...]) -> tuple[str, tuple[Any, ...]]:
     if name == "expand":
         lead = data.draw(st.integers(0, 1))
         sizes = [data.draw(st.integers(1, 3)) for _ in range(lead)]
-        sizes += [data.draw(st.sampled_from([1, 2, -1])) if s == 1 else
-                  data.draw(st.sampled_from([s, -1])) for s in shape]  # fmt: skip
+        sizes += [
+            data.draw(st.sampled_from([1, 2, -1]))
+            if s == 1
+            else data.draw(st.sampled_from([s, -1]))
+            for s in shape
+        ]
         return name, tuple(sizes)
     if name == "view":
         n = int(np.prod(shape))
@@ -99,9 +103,13 @@ def _basic_index(data: Any, shape: tuple[int, ...]) -> tuple[Any, ...]:
         if kind == "int":
             idx.append(data.draw(st.integers(-s, s - 1)))
         elif kind == "slice":
-            idx.append(slice(data.draw(st.none() | st.integers(-4, 4)),
-                             data.draw(st.none() | st.integers(-4, 4)),
-                             data.draw(st.none() | st.integers(1, 3))))  # fmt: skip
+            idx.append(
+                slice(
+                    data.draw(st.none() | st.integers(-4, 4)),
+                    data.draw(st.none() | st.integers(-4, 4)),
+                    data.draw(st.none() | st.integers(1, 3)),
+                )
+            )
         else:
             idx.append(slice(None))
     if data.draw(st.booleans()):
@@ -207,7 +215,7 @@ def test_random_view_chains(data: Any) -> None:
     exp_flat = expected.reshape(-1)
     item = exp_flat.itemsize
     np.lib.stride_tricks.as_strided(
-        exp_flat[k.storage_offset():], k.shape, [s * item for s in k.stride()]
+        exp_flat[k.storage_offset() :], k.shape, [s * item for s in k.stride()]
     )[...] = values
     k.copy_(kr.from_numpy(values.copy()))
     np.testing.assert_array_equal(base.numpy(), expected)
@@ -248,8 +256,7 @@ def _advanced_index(draw: Any) -> tuple[tuple[int, ...], list[Any]]:
 
 
 def _to_kr_index(index: list[Any], dtype: Any) -> tuple[Any, ...]:
-    return tuple(kr.from_numpy(i.astype(dtype)) if isinstance(i, np.ndarray) else i
-                 for i in index)  # fmt: skip
+    return tuple(kr.from_numpy(i.astype(dtype)) if isinstance(i, np.ndarray) else i for i in index)
 
 
 @SETTINGS
@@ -262,8 +269,9 @@ def test_advanced_index_broadcasting_matches_numpy(case: Any, dtype: Any) -> Non
     assert tuple(got.shape) == expected.shape
     np.testing.assert_array_equal(got.numpy(), expected)
     if torch is not None:
-        tindex = tuple(torch.from_numpy(i.astype(dtype)) if isinstance(i, np.ndarray) else i
-                       for i in index)  # fmt: skip
+        tindex = tuple(
+            torch.from_numpy(i.astype(dtype)) if isinstance(i, np.ndarray) else i for i in index
+        )
         assert got.stride() == torch.from_numpy(a.copy())[tindex].stride()
 
 
@@ -301,8 +309,16 @@ def test_boolean_mask_matches_numpy(shape: list[int], seed: int) -> None:
 def test_views_share_storage_and_version() -> None:
     x = kr.arange(24.0).reshape(2, 3, 4)
     root = x._base if x._base is not None else x
-    for v in (x.t() if x.dim() == 2 else x.transpose(0, 1), x[0], x[:, 1:3], x.permute(2, 0, 1),
-              x.unsqueeze(1), x.diagonal(0, 1, 2), x.unfold(2, 2, 1), x.narrow(1, 1, 2)):
+    for v in (
+        x.t() if x.dim() == 2 else x.transpose(0, 1),
+        x[0],
+        x[:, 1:3],
+        x.permute(2, 0, 1),
+        x.unsqueeze(1),
+        x.diagonal(0, 1, 2),
+        x.unfold(2, 2, 1),
+        x.narrow(1, 1, 2),
+    ):
         assert v._base is root
         assert v._version == x._version
     parts = x.unbind(1)
@@ -334,44 +350,146 @@ def test_meta_views_keep_offset() -> None:
 # ----------------------------------------------------------------------------- live PyTorch checks
 
 GETITEM_EXPRS = [
-    "x[0]", "x[:, 1:3]", "x[..., 1]", "x[None]", "x[:, None, 1]", "x[0, 1, 2]", "x[:]", "x[...]",
-    "x[1:]", "x[::2]", "x[-1]", "x[i]", "x[[0, 1]]", "x[:, [0, 2]]", "x[b]", "x[0, [1, 2]]",
-    "x[True]", "x[False]", "x[torch.tensor(1)]", "x[1, None, ..., 0]", "x[[0, 1], :, [1, 2]]",
-    "x[:, [0, 1], :2]", "x[5]", "x[::-1]", "x[0:0]", "x[torch.tensor(True)]", "x[1.5]",
-    "x[:, 5]", "x[None, 5]", "x[..., None, ...]", "x[0, True]", "x[np.array([0, 1])]",
-    "x[[0.5, 1.2]]", "x[[1, slice(None)]]", "x[torch.tensor(1):]", "x[0:1:0]", "s[0]", "s[1]",
-    "s[None]", "s[...]", "s[True]", "x[[1, 2]]", "x[[True, False]]", "x['a']", "x[{}]",
-    "xt[:, [0, 1]]", "xt[[0, 1]]", "xt[:, :, [0, 1]]", "x[:, torch.tensor([[0, 1], [1, 2]]).t()]",
-    "x[i, None, i]", "x[0, ..., i]", "x[torch.tensor([[True, False, True], [True, True, False]])]",
-    "x[:, -1:, 1:100:2]", "x[-100:100]", "x[0][1][2]", "x[torch.tensor(0), :, i[None]]",
-    "x[i.int()]", "x[b.to(torch.uint8)]",
-]  # fmt: skip
+    "x[0]",
+    "x[:, 1:3]",
+    "x[..., 1]",
+    "x[None]",
+    "x[:, None, 1]",
+    "x[0, 1, 2]",
+    "x[:]",
+    "x[...]",
+    "x[1:]",
+    "x[::2]",
+    "x[-1]",
+    "x[i]",
+    "x[[0, 1]]",
+    "x[:, [0, 2]]",
+    "x[b]",
+    "x[0, [1, 2]]",
+    "x[True]",
+    "x[False]",
+    "x[torch.tensor(1)]",
+    "x[1, None, ..., 0]",
+    "x[[0, 1], :, [1, 2]]",
+    "x[:, [0, 1], :2]",
+    "x[5]",
+    "x[::-1]",
+    "x[0:0]",
+    "x[torch.tensor(True)]",
+    "x[1.5]",
+    "x[:, 5]",
+    "x[None, 5]",
+    "x[..., None, ...]",
+    "x[0, True]",
+    "x[np.array([0, 1])]",
+    "x[[0.5, 1.2]]",
+    "x[[1, slice(None)]]",
+    "x[torch.tensor(1):]",
+    "x[0:1:0]",
+    "s[0]",
+    "s[1]",
+    "s[None]",
+    "s[...]",
+    "s[True]",
+    "x[[1, 2]]",
+    "x[[True, False]]",
+    "x['a']",
+    "x[{}]",
+    "xt[:, [0, 1]]",
+    "xt[[0, 1]]",
+    "xt[:, :, [0, 1]]",
+    "x[:, torch.tensor([[0, 1], [1, 2]]).t()]",
+    "x[i, None, i]",
+    "x[0, ..., i]",
+    "x[torch.tensor([[True, False, True], [True, True, False]])]",
+    "x[:, -1:, 1:100:2]",
+    "x[-100:100]",
+    "x[0][1][2]",
+    "x[torch.tensor(0), :, i[None]]",
+    "x[i.int()]",
+    "x[b.to(torch.uint8)]",
+]
 SETITEM_EXPRS = [
-    "x[0] = 1", "x[0] = 1.5", "x[:, 1:3] = torch.ones(4)", "x[0, 1, 2] = 7", "x[[0, 1]] = 0.",
-    "x[b] = 0.", "x[[0, 1], [1, 2]] = torch.ones(2, 4)", "x[...] = 3", "x[:] = 2",
-    "x[0] = torch.ones(4, dtype=torch.int64)", "x[None] = 1", "x[True] = 1", "x[False] = 1",
-    "x[0, [1, 2]] = 1", "x[:, [0, 1], 1:3] = 5", "x[:, 1:3] = torch.ones(1, 1, 4)",
-    "x[[0, 1]] = torch.ones(1, 1, 3, 4)", "x[0] = torch.ones(1, 3, 4)", "x[b] = torch.tensor([5.])",
-    "x[b] = torch.tensor(5)", "x[0] = 'a'", "x[0] = None", "x[:, 1:3] = torch.ones(3)",
-    "x[[0]] = torch.ones(4, dtype=torch.int64)", "s[...] = 2", "s[0] = 1", "xt[1:, 0] = -2.",
-    "x[i, :, i] = torch.arange(3.)", "x[0] = True",
-]  # fmt: skip
+    "x[0] = 1",
+    "x[0] = 1.5",
+    "x[:, 1:3] = torch.ones(4)",
+    "x[0, 1, 2] = 7",
+    "x[[0, 1]] = 0.",
+    "x[b] = 0.",
+    "x[[0, 1], [1, 2]] = torch.ones(2, 4)",
+    "x[...] = 3",
+    "x[:] = 2",
+    "x[0] = torch.ones(4, dtype=torch.int64)",
+    "x[None] = 1",
+    "x[True] = 1",
+    "x[False] = 1",
+    "x[0, [1, 2]] = 1",
+    "x[:, [0, 1], 1:3] = 5",
+    "x[:, 1:3] = torch.ones(1, 1, 4)",
+    "x[[0, 1]] = torch.ones(1, 1, 3, 4)",
+    "x[0] = torch.ones(1, 3, 4)",
+    "x[b] = torch.tensor([5.])",
+    "x[b] = torch.tensor(5)",
+    "x[0] = 'a'",
+    "x[0] = None",
+    "x[:, 1:3] = torch.ones(3)",
+    "x[[0]] = torch.ones(4, dtype=torch.int64)",
+    "s[...] = 2",
+    "s[0] = 1",
+    "xt[1:, 0] = -2.",
+    "x[i, :, i] = torch.arange(3.)",
+    "x[0] = True",
+]
 COMPOSITE_EXPRS = [
-    "m.T", "x.mT", "m.H", "m.t()", "x.flatten()", "x.flatten(1)", "xt.flatten()", "s.flatten()",
-    "x.flatten(2, 2)", "x.unflatten(1, (3, 1))", "x.narrow(1, 0, 2)", "x.chunk(2, 1)",
-    "torch.zeros(0, 3).chunk(2)", "x.movedim(0, 2)", "s.movedim(0, 0)", "x.swapaxes(0, 1)",
-    "x.split([1, 2], 1)", "x.split(2, 1)", "torch.tensor_split(x, 2, 1)", "x.unbind(1)",
-    "list(m)", "torch.ravel(xt)", "torch.adjoint(x)", "torch.hstack([v, v])",
-    "torch.vstack([v, v])", "torch.dstack([v, v])", "torch.column_stack([v, v])",
-    "torch.stack([v, v])", "torch.cat([m, m], 1)", "torch.tile(m, (2,))",
-    "torch.repeat_interleave(m, 2)", "torch.repeat_interleave(m, 2, dim=1)",
-    "torch.repeat_interleave(m, torch.tensor([1, 2]), dim=0)", "torch.repeat_interleave(s, 2)",
-    "torch.meshgrid(v, m[0], indexing='xy')", "torch.broadcast_to(v, (2, 5))",
-    "torch.broadcast_tensors(v, m[:, :1])", "torch.atleast_3d(v)", "torch.fliplr(m)",
-    "torch.rot90(m)", "torch.nonzero(m, as_tuple=True)", "torch.where(b)", "torch.where(s > 0)",
-    "torch.take_along_dim(m, torch.tensor([[0], [1]]), 1)", "torch.argwhere(m)",
-    "torch.cat([])", "torch.stack([])", "x.unfold(2, 2, 1)",
-]  # fmt: skip
+    "m.T",
+    "x.mT",
+    "m.H",
+    "m.t()",
+    "x.flatten()",
+    "x.flatten(1)",
+    "xt.flatten()",
+    "s.flatten()",
+    "x.flatten(2, 2)",
+    "x.unflatten(1, (3, 1))",
+    "x.narrow(1, 0, 2)",
+    "x.chunk(2, 1)",
+    "torch.zeros(0, 3).chunk(2)",
+    "x.movedim(0, 2)",
+    "s.movedim(0, 0)",
+    "x.swapaxes(0, 1)",
+    "x.split([1, 2], 1)",
+    "x.split(2, 1)",
+    "torch.tensor_split(x, 2, 1)",
+    "x.unbind(1)",
+    "list(m)",
+    "torch.ravel(xt)",
+    "torch.adjoint(x)",
+    "torch.hstack([v, v])",
+    "torch.vstack([v, v])",
+    "torch.dstack([v, v])",
+    "torch.column_stack([v, v])",
+    "torch.stack([v, v])",
+    "torch.cat([m, m], 1)",
+    "torch.tile(m, (2,))",
+    "torch.repeat_interleave(m, 2)",
+    "torch.repeat_interleave(m, 2, dim=1)",
+    "torch.repeat_interleave(m, torch.tensor([1, 2]), dim=0)",
+    "torch.repeat_interleave(s, 2)",
+    "torch.meshgrid(v, m[0], indexing='xy')",
+    "torch.broadcast_to(v, (2, 5))",
+    "torch.broadcast_tensors(v, m[:, :1])",
+    "torch.atleast_3d(v)",
+    "torch.fliplr(m)",
+    "torch.rot90(m)",
+    "torch.nonzero(m, as_tuple=True)",
+    "torch.where(b)",
+    "torch.where(s > 0)",
+    "torch.take_along_dim(m, torch.tensor([[0], [1]]), 1)",
+    "torch.argwhere(m)",
+    "torch.cat([])",
+    "torch.stack([])",
+    "x.unfold(2, 2, 1)",
+]
 
 
 def _env(M: Any) -> dict[str, Any]:
@@ -418,8 +536,12 @@ def _encode(M: Any, r: Any) -> Any:
     if isinstance(r, (list, tuple)):
         return [_encode(M, x) for x in r]
     if isinstance(r, M.Tensor):
-        return (tuple(r.shape), tuple(r.stride()), str(r.dtype).split(".")[-1],
-                np.asarray(r.detach().numpy()).tolist())  # fmt: skip
+        return (
+            tuple(r.shape),
+            tuple(r.stride()),
+            str(r.dtype).split(".")[-1],
+            np.asarray(r.detach().numpy()).tolist(),
+        )
     return r
 
 

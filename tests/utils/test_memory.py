@@ -167,12 +167,15 @@ def test_fake_model_and_inputs_count_as_meta() -> None:
     with FakeTensorMode():
         with keyroute.device("cuda:0"):
             model = keyroute.nn.Sequential(
-                keyroute.nn.Linear(8, 16, bias=False), keyroute.nn.ReLU(),
+                keyroute.nn.Linear(8, 16, bias=False),
+                keyroute.nn.ReLU(),
                 keyroute.nn.Linear(16, 4, bias=False),
-            )  # fmt: skip
+            )
             x = keyroute.empty(2, 8)
         report = estimate_memory(model, x)
         assert model[0].weight.device == keyroute.device("cuda", 0)
     assert (report.param_bytes, report.activation_peak_bytes, report.by_op) == (
-        meta.param_bytes, meta.activation_peak_bytes, meta.by_op
+        meta.param_bytes,
+        meta.activation_peak_bytes,
+        meta.by_op,
     )

@@ -14,7 +14,17 @@ from ...tensor.dtype import dtype, to_dtype
 
 register_helper_file(__file__)
 
-__all__ = ["cpu_lib", "kernel", "check_no_internal_overlap", "fix_empty", "wrap", "wrap_like_dtype", "arr", "raise_from_meta", "ndarray"]
+__all__ = [
+    "cpu_lib",
+    "kernel",
+    "check_no_internal_overlap",
+    "fix_empty",
+    "wrap",
+    "wrap_like_dtype",
+    "arr",
+    "raise_from_meta",
+    "ndarray",
+]
 
 cpu_lib = Library._internal("aten", "IMPL")
 ndarray = np.ndarray

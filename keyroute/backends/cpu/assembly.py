@@ -44,8 +44,7 @@ def cat_out(tensors, dim=0, *, out):
     result, dt = _cat_array(tensors, dim)
     if not can_cast(dt, out._dtype):
         raise TypeError(
-            f"torch.cat(): input types can't be cast to the desired output type "
-            f"{out._dtype._short}"
+            f"torch.cat(): input types can't be cast to the desired output type {out._dtype._short}"
         )
     resize_output(out, result.shape)
     with np.errstate(invalid="ignore", over="ignore"):

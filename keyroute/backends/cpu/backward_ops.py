@@ -77,8 +77,9 @@ def tanh_backward(grad_output: Tensor, output: Tensor) -> Tensor:
 
 
 @kernel("_log_softmax_backward_data")
-def _log_softmax_backward_data(grad_output: Tensor, output: Tensor, dim: int,
-                               input_dtype: Any) -> Tensor:  # fmt: skip
+def _log_softmax_backward_data(
+    grad_output: Tensor, output: Tensor, dim: int, input_dtype: Any
+) -> Tensor:
     _bw._log_softmax_backward_data(grad_output, output, dim, input_dtype)
     dt = to_dtype(input_dtype)
     comp = _comp(grad_output._dtype)
@@ -91,8 +92,9 @@ def _log_softmax_backward_data(grad_output: Tensor, output: Tensor, dim: int,
 
 
 @kernel("_softmax_backward_data")
-def _softmax_backward_data(grad_output: Tensor, output: Tensor, dim: int,
-                           input_dtype: Any) -> Tensor:  # fmt: skip
+def _softmax_backward_data(
+    grad_output: Tensor, output: Tensor, dim: int, input_dtype: Any
+) -> Tensor:
     _bw._softmax_backward_data(grad_output, output, dim, input_dtype)
     dt = to_dtype(input_dtype)
     comp = _comp(grad_output._dtype)
@@ -104,10 +106,16 @@ def _softmax_backward_data(grad_output: Tensor, output: Tensor, dim: int,
 
 
 @kernel("nll_loss_backward")
-def nll_loss_backward(grad_output: Tensor, self: Tensor, target: Tensor, weight: Any,
-                      reduction: int, ignore_index: int, total_weight: Tensor) -> Tensor:  # fmt: skip
-    _bw.nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index,
-                          total_weight)  # fmt: skip
+def nll_loss_backward(
+    grad_output: Tensor,
+    self: Tensor,
+    target: Tensor,
+    weight: Any,
+    reduction: int,
+    ignore_index: int,
+    total_weight: Tensor,
+) -> Tensor:
+    _bw.nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index, total_weight)
     dt = self._dtype
     comp = _comp(dt)
     x = self._data

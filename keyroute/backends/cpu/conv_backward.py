@@ -15,8 +15,13 @@ import numpy as np
 from ._kernel import kernel, wrap
 
 
-def _window(x: np.ndarray, offset: tuple[int, ...], stride: tuple[int, ...],
-            dilation: tuple[int, ...], out_spatial: tuple[int, ...]) -> tuple[slice, ...]:  # fmt: skip
+def _window(
+    x: np.ndarray,
+    offset: tuple[int, ...],
+    stride: tuple[int, ...],
+    dilation: tuple[int, ...],
+    out_spatial: tuple[int, ...],
+) -> tuple[slice, ...]:
     return tuple(
         slice(o * d, o * d + s * (n - 1) + 1, s)
         for o, d, s, n in zip(offset, dilation, stride, out_spatial)
@@ -24,9 +29,19 @@ def _window(x: np.ndarray, offset: tuple[int, ...], stride: tuple[int, ...],
 
 
 @kernel("convolution_backward")
-def convolution_backward(grad_output: Any, input: Any, weight: Any, bias_sizes: Any, stride: Any,  # noqa: A002
-                         padding: Any, dilation: Any, transposed: bool, output_padding: Any,
-                         groups: int, output_mask: Any) -> Any:  # fmt: skip
+def convolution_backward(
+    grad_output: Any,
+    input: Any,
+    weight: Any,
+    bias_sizes: Any,
+    stride: Any,  # noqa: A002
+    padding: Any,
+    dilation: Any,
+    transposed: bool,
+    output_padding: Any,
+    groups: int,
+    output_mask: Any,
+) -> Any:
     if transposed:
         raise RuntimeError("keyroute's convolution_backward supports non-transposed convolutions")
     go = grad_output._data
@@ -40,7 +55,11 @@ def convolution_backward(grad_output: Any, input: Any, weight: Any, bias_sizes: 
     comp = np.float32 if x.dtype.itemsize <= 4 and x.dtype.kind == "f" else x.dtype
     if x.dtype.kind not in "fc":
         comp = np.float64
-    go_c, x_c, w_c = go.astype(comp, copy=False), x.astype(comp, copy=False), wt.astype(comp, copy=False)
+    go_c, x_c, w_c = (
+        go.astype(comp, copy=False),
+        x.astype(comp, copy=False),
+        wt.astype(comp, copy=False),
+    )
     n, cin = x.shape[:2]
     cout = wt.shape[0]
     cin_g, cout_g = cin // groups, cout // groups
@@ -67,7 +86,10 @@ def convolution_backward(grad_output: Any, input: Any, weight: Any, bias_sizes: 
     g_in = g_w = g_b = None
     if grad_in_pad is not None:
         crop = tuple(slice(p, p + s) for p, s in zip(padding, x.shape[2:]))
-        g_in = wrap(np.ascontiguousarray(grad_in_pad[(slice(None), slice(None), *crop)]).astype(x.dtype), input._dtype)
+        g_in = wrap(
+            np.ascontiguousarray(grad_in_pad[(slice(None), slice(None), *crop)]).astype(x.dtype),
+            input._dtype,
+        )
     if grad_w is not None:
         g_w = wrap(grad_w.astype(wt.dtype), w)
     if mask[2] and bias_sizes is not None:

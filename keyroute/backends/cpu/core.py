@@ -27,8 +27,9 @@ def view_of(self: Tensor, a: np.ndarray) -> Tensor:
     return make_tensor(a, self._dtype, self._ks, Tensor)
 
 
-def strided_view(base_arr: np.ndarray, shape: tuple[int, ...], stride: tuple[int, ...],
-                 offset: int) -> np.ndarray:  # fmt: skip
+def strided_view(
+    base_arr: np.ndarray, shape: tuple[int, ...], stride: tuple[int, ...], offset: int
+) -> np.ndarray:
     """A NumPy view of base_arr's storage with element strides and a storage offset."""
     root = _root_array(base_arr)
     item = base_arr.itemsize
@@ -154,8 +155,16 @@ def _layout_copy(a: np.ndarray, memory_format: Any, dt_np: Any) -> np.ndarray:
 
 
 @kernel("_to_copy")
-def _to_copy(self, *, dtype=None, layout=None, device=None, pin_memory=None,
-             non_blocking=False, memory_format=None):  # fmt: skip
+def _to_copy(
+    self,
+    *,
+    dtype=None,
+    layout=None,
+    device=None,
+    pin_memory=None,
+    non_blocking=False,
+    memory_format=None,
+):
     dt = self._dtype if dtype is None else to_dtype(dtype)
     if device is not None and Device(device).type != "cpu":
         from ...aten.core import _clone_meta
@@ -201,10 +210,19 @@ def _fill_value(a: np.ndarray, value: Any) -> Any:
 
 # C++ names PyTorch's checked Scalar conversions print ("value cannot be converted to type
 # uint8_t without overflow").
-_SCALAR_T = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int",
-             "int64": "int64_t", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
-             "float32": "float", "float64": "double", "complex64": "c10::complex<float>",
-             "complex128": "c10::complex<double>"}  # fmt: skip
+_SCALAR_T = {
+    "uint8": "uint8_t",
+    "int8": "int8_t",
+    "int16": "int16_t",
+    "int32": "int",
+    "int64": "int64_t",
+    "float16": "c10::Half",
+    "bfloat16": "c10::BFloat16",
+    "float32": "float",
+    "float64": "double",
+    "complex64": "c10::complex<float>",
+    "complex128": "c10::complex<double>",
+}
 
 
 def _checked_fill_value(a: np.ndarray, value: Any) -> Any:
@@ -428,7 +446,7 @@ def arange_start_out(start, end, step=1, *, out):
     from ...aten.core import _arange_len
 
     if out._dtype.category in (0, 3):
-        raise NotImplementedError(f'"arange_cpu" not implemented for \'{out._dtype._short}\'')
+        raise NotImplementedError(f"\"arange_cpu\" not implemented for '{out._dtype._short}'")
     n = _arange_len(start, end, step, out._dtype)
     if out._data.shape != (n,):
         resize_(out, [n])
@@ -445,7 +463,7 @@ def arange_start_out(start, end, step=1, *, out):
 @kernel("linspace.out")
 def linspace_out(start, end, steps, *, out):
     if out._dtype.category == 0:
-        raise NotImplementedError(f'"linspace_cpu" not implemented for \'{out._dtype._short}\'')
+        raise NotImplementedError(f"\"linspace_cpu\" not implemented for '{out._dtype._short}'")
     if out._data.shape != (steps,):
         resize_(out, [steps])
     a = out._data
@@ -483,7 +501,7 @@ def _floatish(a: np.ndarray) -> Any:
 def uniform_(self, from_=0.0, to=1.0, *, generator=None):
     if self._dtype.category < 2:
         raise NotImplementedError(
-            f'"check_uniform_bounds" not implemented for \'{self._dtype._short}\''
+            f"\"check_uniform_bounds\" not implemented for '{self._dtype._short}'"
         )
     a = self._data
     check_no_internal_overlap(a)
@@ -499,7 +517,7 @@ def normal_(self, mean=0.0, std=1.0, *, generator=None):
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
     if self._dtype.category < 2:
         raise NotImplementedError(
-            f'"normal_kernel_cpu" not implemented for \'{self._dtype._short}\''
+            f"\"normal_kernel_cpu\" not implemented for '{self._dtype._short}'"
         )
     a = self._data
     check_no_internal_overlap(a)
@@ -525,9 +543,18 @@ def random__from(self, from_, to, *, generator=None):
 
 
 # The C++ type names PyTorch's random_ bound checks print.
-_CTYPE = {"uint8": "unsigned char", "int8": "signed char", "int16": "short", "int32": "int",
-          "int64": "long", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
-          "float32": "float", "float64": "double", "bool": "bool"}  # fmt: skip
+_CTYPE = {
+    "uint8": "unsigned char",
+    "int8": "signed char",
+    "int16": "short",
+    "int32": "int",
+    "int64": "long",
+    "float16": "c10::Half",
+    "bfloat16": "c10::BFloat16",
+    "float32": "float",
+    "float64": "double",
+    "bool": "bool",
+}
 
 
 def _check_random_bounds(dt: Any, lo: int, hi: int) -> None:
@@ -555,15 +582,24 @@ def ml_finfo(np_dtype: Any) -> Any:
 
 
 # randperm: the largest n each floating dtype counts exactly (2**digits + 1), the int names.
-_RANDPERM_FLOAT_MAX = {"float16": (2049, "Half"), "bfloat16": (257, "BFloat16"),
-                       "float32": (2**24 + 1, "Float"), "float64": (2**53 + 1, "Double")}
-_INT_T = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int",
-          "int64": "int64_t"}  # fmt: skip
+_RANDPERM_FLOAT_MAX = {
+    "float16": (2049, "Half"),
+    "bfloat16": (257, "BFloat16"),
+    "float32": (2**24 + 1, "Float"),
+    "float64": (2**53 + 1, "Double"),
+}
+_INT_T = {
+    "uint8": "uint8_t",
+    "int8": "int8_t",
+    "int16": "int16_t",
+    "int32": "int",
+    "int64": "int64_t",
+}
 
 
 def _check_randperm(n: int, dt: Any) -> None:
     if dt.category == 0:
-        raise NotImplementedError(f'"randperm" not implemented for \'{dt._short}\'')
+        raise NotImplementedError(f"\"randperm\" not implemented for '{dt._short}'")
     if dt.name in _RANDPERM_FLOAT_MAX:
         limit, name = _RANDPERM_FLOAT_MAX[dt.name]
         if n > limit:
@@ -616,8 +652,15 @@ def _like_kernel(name: str) -> None:
     composite = getattr(_aten_core, name)
     takes_value = name == "full_like"
 
-    def like(self: Tensor, *args: Any, dtype: Any = None, layout: Any = None, device: Any = None,
-             pin_memory: Any = None, memory_format: Any = None) -> Tensor:  # fmt: skip
+    def like(
+        self: Tensor,
+        *args: Any,
+        dtype: Any = None,
+        layout: Any = None,
+        device: Any = None,
+        pin_memory: Any = None,
+        memory_format: Any = None,
+    ) -> Tensor:
         a = self._data
         if (
             memory_format is None
@@ -633,8 +676,15 @@ def _like_kernel(name: str) -> None:
             out = np.empty(a.shape, dt.np)
             out[...] = _checked_fill_value(out, args[0] if takes_value else 1)
             return wrap(out, dt)
-        return composite(self, *args, dtype=dtype, layout=layout, device=device,
-                         pin_memory=pin_memory, memory_format=memory_format)  # fmt: skip
+        return composite(
+            self,
+            *args,
+            dtype=dtype,
+            layout=layout,
+            device=device,
+            pin_memory=pin_memory,
+            memory_format=memory_format,
+        )
 
     like.__name__ = name
     kernel(name)(like)

@@ -234,8 +234,9 @@ def _empty_strided_copy(r: ndarray, strides: tuple[int, ...]) -> ndarray:
     for s in r.shape:
         n *= s
     buf = np.empty(max(n, 0), dtype=r.dtype)
-    out = np.ndarray(r.shape, dtype=r.dtype, buffer=buf,
-                     strides=tuple(s * r.itemsize for s in strides))  # fmt: skip
+    out = np.ndarray(
+        r.shape, dtype=r.dtype, buffer=buf, strides=tuple(s * r.itemsize for s in strides)
+    )
     if n:
         np.copyto(out, r)
     return out
@@ -313,13 +314,32 @@ def _rsqrt(a: np.ndarray) -> Any:
 
 
 _UNARY_FLOAT_FN: dict[str, Callable[[np.ndarray], Any]] = {
-    "exp": np.exp, "exp2": np.exp2, "expm1": np.expm1, "log": np.log, "log1p": np.log1p,
-    "log2": np.log2, "log10": np.log10, "sqrt": np.sqrt, "rsqrt": _rsqrt,
-    "reciprocal": np.reciprocal, "sin": np.sin, "cos": np.cos, "tan": np.tan, "tanh": np.tanh,
-    "sigmoid": _sigmoid, "erf": erf_array, "erfc": erfc_array, "asin": np.arcsin,
-    "acos": np.arccos, "atan": np.arctan, "sinh": np.sinh, "cosh": np.cosh,
-    "asinh": np.arcsinh, "acosh": np.arccosh, "atanh": np.arctanh,
-}  # fmt: skip
+    "exp": np.exp,
+    "exp2": np.exp2,
+    "expm1": np.expm1,
+    "log": np.log,
+    "log1p": np.log1p,
+    "log2": np.log2,
+    "log10": np.log10,
+    "sqrt": np.sqrt,
+    "rsqrt": _rsqrt,
+    "reciprocal": np.reciprocal,
+    "sin": np.sin,
+    "cos": np.cos,
+    "tan": np.tan,
+    "tanh": np.tanh,
+    "sigmoid": _sigmoid,
+    "erf": erf_array,
+    "erfc": erfc_array,
+    "asin": np.arcsin,
+    "acos": np.arccos,
+    "atan": np.arctan,
+    "sinh": np.sinh,
+    "cosh": np.cosh,
+    "asinh": np.arcsinh,
+    "acosh": np.arccosh,
+    "atanh": np.arctanh,
+}
 
 
 def _unary_float(name: str, fn: Callable[[np.ndarray], Any]) -> Callable[[Tensor], Tensor]:
@@ -658,10 +678,14 @@ def nan_to_num(self: Tensor, nan: Any = None, posinf: Any = None, neginf: Any = 
     parts = (r,) if dt.category == 2 else (r.real, r.imag)
     for p in parts:
         np.copyto(p, np.asarray(0.0 if nan is None else nan).astype(p.dtype), where=np.isnan(p))
-        np.copyto(p, np.asarray(info.max if posinf is None else posinf).astype(p.dtype),
-                  where=p == np.inf)  # fmt: skip
-        np.copyto(p, np.asarray(info.min if neginf is None else neginf).astype(p.dtype),
-                  where=p == -np.inf)  # fmt: skip
+        np.copyto(
+            p, np.asarray(info.max if posinf is None else posinf).astype(p.dtype), where=p == np.inf
+        )
+        np.copyto(
+            p,
+            np.asarray(info.min if neginf is None else neginf).astype(p.dtype),
+            where=p == -np.inf,
+        )
     return _finish(r, dt, (self,))
 
 
@@ -791,6 +815,8 @@ def _scalar_array(v: Any, dt: Any, cache: dict[Any, ndarray]) -> Any:
         return v
     cache[v] = z
     return z
+
+
 _add_uf = np.add
 _sub_uf = np.subtract
 _mul_uf = np.multiply
@@ -1040,8 +1066,9 @@ def _binary_kernel(op: str, ufunc: Callable[..., Any], *names: str) -> None:
     kernel(*names)(k)
 
 
-_binary_kernel("remainder", _remainder_fn, "remainder.Tensor", "remainder.Scalar",
-               "remainder.Scalar_Tensor")  # fmt: skip
+_binary_kernel(
+    "remainder", _remainder_fn, "remainder.Tensor", "remainder.Scalar", "remainder.Scalar_Tensor"
+)
 _binary_kernel("fmod", _fmod_fn, "fmod.Tensor", "fmod.Scalar")
 _binary_kernel("floor_divide", _div_floor_fn, "floor_divide", "floor_divide.Scalar")
 
@@ -1079,11 +1106,20 @@ def _compare_kernel(op: str, ufunc: Callable[..., Any]) -> None:
     hot_kernel(f"{op}.Tensor", f"{op}.Scalar")(k)
 
 
-for _name, _uf in (("eq", np.equal), ("ne", np.not_equal), ("lt", np.less),
-                   ("le", np.less_equal), ("gt", np.greater), ("ge", np.greater_equal)):
-    _compare_kernel(_name, _uf)  # fmt: skip
-for _name, _uf in (("bitwise_and", np.bitwise_and), ("bitwise_or", np.bitwise_or),
-                   ("bitwise_xor", np.bitwise_xor)):
+for _name, _uf in (
+    ("eq", np.equal),
+    ("ne", np.not_equal),
+    ("lt", np.less),
+    ("le", np.less_equal),
+    ("gt", np.greater),
+    ("ge", np.greater_equal),
+):
+    _compare_kernel(_name, _uf)
+for _name, _uf in (
+    ("bitwise_and", np.bitwise_and),
+    ("bitwise_or", np.bitwise_or),
+    ("bitwise_xor", np.bitwise_xor),
+):
     _binary_kernel(_name, _uf, f"{_name}.Tensor", f"{_name}.Scalar", f"{_name}.Scalar_Tensor")
 
 
@@ -1111,14 +1147,29 @@ def _check_bitwise_scalars(op: str, self: Any, other: Any) -> None:
 
 def _bitwise_scalar_kernels() -> None:
     for op, fn, names in (
-        ("lshift", _shift(True), ("bitwise_left_shift.Tensor", "bitwise_left_shift.Tensor_Scalar",
-                                  "bitwise_left_shift.Scalar_Tensor", "__lshift__.Tensor",
-                                  "__lshift__.Scalar")),
-        ("rshift", _shift(False), ("bitwise_right_shift.Tensor",
-                                   "bitwise_right_shift.Tensor_Scalar",
-                                   "bitwise_right_shift.Scalar_Tensor", "__rshift__.Tensor",
-                                   "__rshift__.Scalar")),
-    ):  # fmt: skip
+        (
+            "lshift",
+            _shift(True),
+            (
+                "bitwise_left_shift.Tensor",
+                "bitwise_left_shift.Tensor_Scalar",
+                "bitwise_left_shift.Scalar_Tensor",
+                "__lshift__.Tensor",
+                "__lshift__.Scalar",
+            ),
+        ),
+        (
+            "rshift",
+            _shift(False),
+            (
+                "bitwise_right_shift.Tensor",
+                "bitwise_right_shift.Tensor_Scalar",
+                "bitwise_right_shift.Scalar_Tensor",
+                "__rshift__.Tensor",
+                "__rshift__.Scalar",
+            ),
+        ),
+    ):
 
         def k(self: Any, other: Any, op: str = op, fn: Any = fn) -> Tensor:
             _shape_check(self, other)
@@ -1131,10 +1182,17 @@ def _bitwise_scalar_kernels() -> None:
 _bitwise_scalar_kernels()
 
 
-for _name, _uf in (("maximum", np.maximum), ("minimum", np.minimum), ("fmax", np.fmax),
-                   ("fmin", np.fmin), ("atan2", np.arctan2), ("hypot", np.hypot),
-                   ("logical_and", np.logical_and), ("logical_or", np.logical_or),
-                   ("logical_xor", np.logical_xor)):  # fmt: skip
+for _name, _uf in (
+    ("maximum", np.maximum),
+    ("minimum", np.minimum),
+    ("fmax", np.fmax),
+    ("fmin", np.fmin),
+    ("atan2", np.arctan2),
+    ("hypot", np.hypot),
+    ("logical_and", np.logical_and),
+    ("logical_or", np.logical_or),
+    ("logical_xor", np.logical_xor),
+):
     _binary_kernel(_name, _uf, _name)
 _binary_kernel("copysign", np.copysign, "copysign.Tensor", "copysign.Scalar")
 
@@ -1347,8 +1405,9 @@ def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
 # ----------------------------------------------------------------------------- in-place
 
 
-def _inplace_binary(ufunc: Any, name: str, functional: Callable[..., Tensor],
-                    has_alpha: bool) -> Callable[..., Tensor]:  # fmt: skip
+def _inplace_binary(
+    ufunc: Any, name: str, functional: Callable[..., Tensor], has_alpha: bool
+) -> Callable[..., Tensor]:
     """self op= other written in place: a ufunc with out= when the dtypes agree and other
     broadcasts to self; else the functional result checked and copied into self."""
     floating_only = name.startswith("div")
@@ -1389,9 +1448,11 @@ def _inplace_binary(ufunc: Any, name: str, functional: Callable[..., Tensor],
 
 
 for _name, _uf, _fn, _al in (
-    ("add_", np.add, add_Tensor, True), ("sub_", np.subtract, sub_Tensor, True),
-    ("mul_", np.multiply, mul_Tensor, False), ("div_", np.true_divide, div_Tensor, False),
-):  # fmt: skip
+    ("add_", np.add, add_Tensor, True),
+    ("sub_", np.subtract, sub_Tensor, True),
+    ("mul_", np.multiply, mul_Tensor, False),
+    ("div_", np.true_divide, div_Tensor, False),
+):
     _k = _inplace_binary(_uf, _name, _fn, _al)
     hot_kernel(f"{_name}.Tensor", f"{_name}.Scalar")(_k)
 

@@ -89,9 +89,7 @@ def _advanced(self: Tensor, indices: Any) -> tuple[tuple[Any, ...], Any, tuple[i
     found = _first_bad(arrays, sizes, True)
     if found is not None:
         j, value = found
-        raise IndexError(
-            f"index {value} is out of bounds for dimension {j} with size {sizes[j]}"
-        )
+        raise IndexError(f"index {value} is out of bounds for dimension {j} with size {sizes[j]}")
     np_idx = tuple(_FULL if e is None else e.values for e in entries)
     return np_idx, out_shape, out_stride
 
@@ -233,8 +231,9 @@ def gather(self, dim, index, *, sparse_grad=False):
     return wrap(_laid_out(r.reshape(shape), shape, _contiguous(shape)), self._dtype)
 
 
-def _scatter_into(a: np.ndarray, d: int, index: Tensor, src: Any, reduce: str | None,
-                  include_self: bool = True) -> None:  # fmt: skip
+def _scatter_into(
+    a: np.ndarray, d: int, index: Tensor, src: Any, reduce: str | None, include_self: bool = True
+) -> None:
     """Scatter src (a tensor or a scalar) into a along d, in place."""
     idx = index._data
     if idx.size == 0:
@@ -376,8 +375,9 @@ def nonzero(self):
     n = len(coords[0])
     shape = (n, a.ndim)
     r = np.stack(coords).T if n else np.empty(shape, np.int64)
-    return wrap(_laid_out(r.astype(np.int64, copy=False), shape,
-                          ix.nonzero_strides(n, a.ndim)), int64)  # fmt: skip
+    return wrap(
+        _laid_out(r.astype(np.int64, copy=False), shape, ix.nonzero_strides(n, a.ndim)), int64
+    )
 
 
 # ------------------------------------------------------------------------- index_copy / fill / add
@@ -427,9 +427,7 @@ def _index_fill_into(self: Tensor, dim: int, index: Tensor, value: Any) -> Tenso
     size = a.shape[d]
     found = _first_bad([idx], [size], True) if idx.size else None
     if found is not None:
-        raise IndexError(
-            f"index {found[1]} is out of bounds for dimension {d} with size {size}"
-        )
+        raise IndexError(f"index {found[1]} is out of bounds for dimension {d} with size {size}")
     v = value.item() if isinstance(value, Tensor) else value
     a[_dim_idx(a.ndim, d, idx)] = _fill_value(a, v)
     return self

@@ -71,8 +71,9 @@ def _strided_like(a: np.ndarray, meta: Tensor) -> np.ndarray:
 
 
 @kernel("native_layer_norm")
-def native_layer_norm(input: Tensor, normalized_shape: Any, weight: Any, bias: Any,
-                      eps: float) -> tuple[Tensor, Tensor, Tensor]:  # fmt: skip
+def native_layer_norm(
+    input: Tensor, normalized_shape: Any, weight: Any, bias: Any, eps: float
+) -> tuple[Tensor, Tensor, Tensor]:
     m, n = _nn.layer_norm_checks(input, normalized_shape, weight, bias)
     stat_dt = _nn.layer_norm_stat_dtype(input, weight, bias)
     dt = input._dtype
@@ -102,8 +103,13 @@ def native_layer_norm(input: Tensor, normalized_shape: Any, weight: Any, bias: A
 
 
 @kernel("embedding")
-def embedding(weight: Tensor, indices: Tensor, padding_idx: int = -1,
-              scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:  # fmt: skip
+def embedding(
+    weight: Tensor,
+    indices: Tensor,
+    padding_idx: int = -1,
+    scale_grad_by_freq: bool = False,
+    sparse: bool = False,
+) -> Tensor:
     w, idx = weight._data, indices._data
     if w.ndim != 2 or indices._dtype not in (int64, _INT32):
         _nn.embedding(weight, indices)
@@ -189,9 +195,16 @@ def _safe_softmax(self: Tensor, dim: int, dtype: Any = None) -> Tensor:
 
 
 @kernel("_scaled_dot_product_flash_attention_for_cpu")
-def flash_attention(query: Tensor, key: Tensor, value: Tensor, dropout_p: float = 0.0,
-                    is_causal: bool = False, *, attn_mask: Any = None,
-                    scale: float | None = None) -> tuple[Tensor, Tensor]:  # fmt: skip
+def flash_attention(
+    query: Tensor,
+    key: Tensor,
+    value: Tensor,
+    dropout_p: float = 0.0,
+    is_causal: bool = False,
+    *,
+    attn_mask: Any = None,
+    scale: float | None = None,
+) -> tuple[Tensor, Tensor]:
     _nn._flash_check(query, key, value, dropout_p, attn_mask)
     dt = query._dtype
     comp = _comp(dt)
@@ -241,8 +254,15 @@ def flash_attention(query: Tensor, key: Tensor, value: Tensor, dropout_p: float 
 # ----------------------------------------------------------------------------- losses
 
 
-def _nll(x: np.ndarray, t: np.ndarray, w: Any, reduction: int, ignore_index: int,
-         dt: Any, single: bool = False) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+def _nll(
+    x: np.ndarray,
+    t: np.ndarray,
+    w: Any,
+    reduction: int,
+    ignore_index: int,
+    dt: Any,
+    single: bool = False,
+) -> tuple[np.ndarray, np.ndarray]:
     """NLL over rows of x (N, C) with targets t (N,): (losses or reduced loss, total weight)."""
     comp = _comp(dt)
     x = _as(x, comp)
@@ -269,14 +289,22 @@ def _nll(x: np.ndarray, t: np.ndarray, w: Any, reduction: int, ignore_index: int
 
 
 @kernel("nll_loss_forward")
-def nll_loss_forward(self: Tensor, target: Tensor, weight: Any, reduction: int,
-                     ignore_index: int) -> tuple[Tensor, Tensor]:  # fmt: skip
+def nll_loss_forward(
+    self: Tensor, target: Tensor, weight: Any, reduction: int, ignore_index: int
+) -> tuple[Tensor, Tensor]:
     _nn.nll_loss_forward_meta(self, target, weight, reduction, ignore_index)
     dt = self._dtype
     x = self._data
     if x.ndim == 1:
-        out, total = _nll(x[None, :], target._data.reshape(-1)[:1], _w(weight), reduction,
-                          ignore_index, dt, single=True)  # fmt: skip
+        out, total = _nll(
+            x[None, :],
+            target._data.reshape(-1)[:1],
+            _w(weight),
+            reduction,
+            ignore_index,
+            dt,
+            single=True,
+        )
         if reduction == 0:
             out = out.reshape(())
     else:
@@ -289,8 +317,9 @@ def _w(weight: Any) -> Any:
 
 
 @kernel("nll_loss2d_forward")
-def nll_loss2d_forward(self: Tensor, target: Tensor, weight: Any, reduction: int,
-                       ignore_index: int) -> tuple[Tensor, Tensor]:  # fmt: skip
+def nll_loss2d_forward(
+    self: Tensor, target: Tensor, weight: Any, reduction: int, ignore_index: int
+) -> tuple[Tensor, Tensor]:
     _nn.nll_loss2d_forward_meta(self, target, weight, reduction, ignore_index)
     dt = self._dtype
     x = self._data
@@ -319,14 +348,13 @@ def mse_loss(self: Tensor, target: Tensor, reduction: int = 1) -> Tensor:
 
 
 @kernel("binary_cross_entropy")
-def binary_cross_entropy(self: Tensor, target: Tensor, weight: Any = None,
-                         reduction: int = 1) -> Tensor:  # fmt: skip
+def binary_cross_entropy(
+    self: Tensor, target: Tensor, weight: Any = None, reduction: int = 1
+) -> Tensor:
     dt = _nn.binary_cross_entropy(self, target, weight, reduction)._dtype
     comp = _comp(dt)
     x, t = _as(self._data, comp), _as(target._data, comp)
-    check(
-        not ((x < 0) | (x > 1)).any(), "all elements of input should be between 0 and 1"
-    )
+    check(not ((x < 0) | (x > 1)).any(), "all elements of input should be between 0 and 1")
     with np.errstate(divide="ignore"):
         log_x = np.maximum(np.log(x), -100)
         log_1x = np.maximum(np.log1p(-x), -100)
@@ -370,11 +398,20 @@ def binary_cross_entropy_with_logits(
 
 
 @kernel("convolution")
-def convolution(input: Tensor, weight: Tensor, bias: Any, stride: Any, padding: Any,
-                dilation: Any, transposed: bool, output_padding: Any,
-                groups: int) -> Tensor:  # fmt: skip
-    out_meta = _nn.convolution(input, weight, bias, stride, padding, dilation, transposed,
-                               output_padding, groups)  # fmt: skip
+def convolution(
+    input: Tensor,
+    weight: Tensor,
+    bias: Any,
+    stride: Any,
+    padding: Any,
+    dilation: Any,
+    transposed: bool,
+    output_padding: Any,
+    groups: int,
+) -> Tensor:
+    out_meta = _nn.convolution(
+        input, weight, bias, stride, padding, dilation, transposed, output_padding, groups
+    )
     dt = input._dtype
     comp = _comp(dt)
     x, w = _as(input._data, comp), _as(weight._data, comp)
@@ -412,8 +449,20 @@ def convolution(input: Tensor, weight: Tensor, bias: Any, stride: Any, padding: 
 # ----------------------------------------------------------------------------- pooling
 
 
-def _pool_windows(x: np.ndarray, kh: int, kw: int, dh: int, dw: int, ph: int, pw: int,
-                  dilh: int, dilw: int, oh: int, ow: int, fill: Any) -> np.ndarray:  # fmt: skip
+def _pool_windows(
+    x: np.ndarray,
+    kh: int,
+    kw: int,
+    dh: int,
+    dw: int,
+    ph: int,
+    pw: int,
+    dilh: int,
+    dilw: int,
+    oh: int,
+    ow: int,
+    fill: Any,
+) -> np.ndarray:
     """(..., oh, ow, kh, kw) windows of x padded with `fill` (enough for ceil mode)."""
     hh, ww = x.shape[-2:]
     need_h = (oh - 1) * dh + (kh - 1) * dilh + 1
@@ -431,9 +480,14 @@ def _pool_windows(x: np.ndarray, kh: int, kw: int, dh: int, dw: int, ph: int, pw
 
 
 @kernel("max_pool2d_with_indices")
-def max_pool2d_with_indices(self: Tensor, kernel_size: Any, stride: Any = (), padding: Any = 0,
-                            dilation: Any = 1,
-                            ceil_mode: bool = False) -> tuple[Tensor, Tensor]:  # fmt: skip
+def max_pool2d_with_indices(
+    self: Tensor,
+    kernel_size: Any,
+    stride: Any = (),
+    padding: Any = 0,
+    dilation: Any = 1,
+    ceil_mode: bool = False,
+) -> tuple[Tensor, Tensor]:
     out_meta, _ = _nn.max_pool2d_with_indices(
         self, kernel_size, stride, padding, dilation, ceil_mode
     )
@@ -459,9 +513,15 @@ def max_pool2d_with_indices(self: Tensor, kernel_size: Any, stride: Any = (), pa
 
 
 @kernel("avg_pool2d")
-def avg_pool2d(self: Tensor, kernel_size: Any, stride: Any = (), padding: Any = 0,
-               ceil_mode: bool = False, count_include_pad: bool = True,
-               divisor_override: int | None = None) -> Tensor:  # fmt: skip
+def avg_pool2d(
+    self: Tensor,
+    kernel_size: Any,
+    stride: Any = (),
+    padding: Any = 0,
+    ceil_mode: bool = False,
+    count_include_pad: bool = True,
+    divisor_override: int | None = None,
+) -> Tensor:
     out_meta = _nn.avg_pool2d(
         self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override
     )

@@ -332,8 +332,9 @@ def aminmax(self: Tensor, *, dim: Any = None, keepdim: bool = False) -> tuple[Te
 # ----------------------------------------------------------------------------- var / std
 
 
-def _var(self: Tensor, dim: Any, correction: Any, keepdim: bool, name: str, sqrt: bool,
-         with_mean: bool) -> Any:  # fmt: skip
+def _var(
+    self: Tensor, dim: Any, correction: Any, keepdim: bool, name: str, sqrt: bool, with_mean: bool
+) -> Any:
     dt = R.var_dtype(self, name)
     sdt = self._dtype
     a = self._data
@@ -362,26 +363,30 @@ def _var(self: Tensor, dim: Any, correction: Any, keepdim: bool, name: str, sqrt
 
 
 @kernel("var.correction")
-def var_correction(self: Tensor, dim: Any = None, *, correction: Any = None,
-                   keepdim: bool = False) -> Tensor:  # fmt: skip
+def var_correction(
+    self: Tensor, dim: Any = None, *, correction: Any = None, keepdim: bool = False
+) -> Tensor:
     return _var(self, dim, correction, keepdim, "std and var", False, False)
 
 
 @kernel("std.correction")
-def std_correction(self: Tensor, dim: Any = None, *, correction: Any = None,
-                   keepdim: bool = False) -> Tensor:  # fmt: skip
+def std_correction(
+    self: Tensor, dim: Any = None, *, correction: Any = None, keepdim: bool = False
+) -> Tensor:
     return _var(self, dim, correction, keepdim, "std and var", True, False)
 
 
 @kernel("var_mean.correction")
-def var_mean_correction(self: Tensor, dim: Any = None, *, correction: Any = None,
-                        keepdim: bool = False) -> tuple[Tensor, Tensor]:  # fmt: skip
+def var_mean_correction(
+    self: Tensor, dim: Any = None, *, correction: Any = None, keepdim: bool = False
+) -> tuple[Tensor, Tensor]:
     return _var(self, dim, correction, keepdim, "var_mean", False, True)
 
 
 @kernel("std_mean.correction")
-def std_mean_correction(self: Tensor, dim: Any = None, *, correction: Any = None,
-                        keepdim: bool = False) -> tuple[Tensor, Tensor]:  # fmt: skip
+def std_mean_correction(
+    self: Tensor, dim: Any = None, *, correction: Any = None, keepdim: bool = False
+) -> tuple[Tensor, Tensor]:
     return _var(self, dim, correction, keepdim, "std_mean", True, True)
 
 
@@ -389,8 +394,9 @@ def std_mean_correction(self: Tensor, dim: Any = None, *, correction: Any = None
 
 
 @kernel("linalg_vector_norm")
-def linalg_vector_norm(self: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False, *,
-                       dtype: Any = None) -> Tensor:  # noqa: A002  # fmt: skip
+def linalg_vector_norm(
+    self: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
+) -> Tensor:  # noqa: A002
     comp_dt, out_dt = R.norm_dtypes(self, dtype)
     a = self._data
     axis = _axis(a.ndim, dim)
@@ -590,8 +596,9 @@ def count_nonzero(self: Tensor, dim: Any = None) -> Tensor:
 
 
 @kernel("topk")
-def topk(self: Tensor, k: int, dim: int = -1, largest: bool = True,
-         sorted: bool = True) -> tuple[Tensor, Tensor]:  # noqa: A002  # fmt: skip
+def topk(
+    self: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True
+) -> tuple[Tensor, Tensor]:  # noqa: A002
     d, _ = R.topk_check(self, k, dim)
     a = self._data
     dt = self._dtype
@@ -604,8 +611,9 @@ def topk(self: Tensor, k: int, dim: int = -1, largest: bool = True,
 
 
 @kernel("sort.stable")
-def sort_stable(self: Tensor, *, stable: Any, dim: int = -1,
-                descending: bool = False) -> tuple[Tensor, Tensor]:  # fmt: skip
+def sort_stable(
+    self: Tensor, *, stable: Any, dim: int = -1, descending: bool = False
+) -> tuple[Tensor, Tensor]:
     d = R.sort_check(self, dim)
     a = self._data
     dt = self._dtype

@@ -177,15 +177,17 @@ def slice_Tensor(self, dim=0, start=None, end=None, step=1):
     return _view(self, v)
 
 
-def _empty_view_at(a: np.ndarray, shape: tuple[int, ...], stride: tuple[int, ...],
-                   offset: int) -> np.ndarray:  # fmt: skip
+def _empty_view_at(
+    a: np.ndarray, shape: tuple[int, ...], stride: tuple[int, ...], offset: int
+) -> np.ndarray:
     """A zero-size view of a's storage starting at element `offset` (PyTorch's geometry)."""
     root = _root_array(a)
     item = a.itemsize
     if root.dtype != a.dtype or not root.flags.c_contiguous or offset * item > root.nbytes:
         return _restride(a, shape, stride)
-    return np.ndarray(shape, a.dtype, buffer=root, offset=offset * item,
-                      strides=tuple(s * item for s in stride))  # fmt: skip
+    return np.ndarray(
+        shape, a.dtype, buffer=root, offset=offset * item, strides=tuple(s * item for s in stride)
+    )
 
 
 def _split_arrays(a: np.ndarray, d: int, lengths: list[int]) -> list[np.ndarray]:

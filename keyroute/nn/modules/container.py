@@ -184,7 +184,11 @@ class ParameterList(Module):
         return getattr(self, str(_index(idx, self._size)))
 
     def __setitem__(self, idx: int, param: Any) -> None:
-        setattr(self, str(_index(idx, self._size)), param if isinstance(param, Parameter) else Parameter(param))
+        setattr(
+            self,
+            str(_index(idx, self._size)),
+            param if isinstance(param, Parameter) else Parameter(param),
+        )
 
     def __len__(self) -> int:
         return self._size

@@ -14,12 +14,39 @@ from ..parameter import Parameter
 from .module import Module
 
 __all__ = [
-    "Identity", "Linear", "Bilinear", "Embedding", "LayerNorm", "RMSNorm", "Dropout", "Conv1d",
-    "Conv2d", "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d", "Flatten", "Unflatten", "ReLU",
-    "GELU", "SiLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "LeakyReLU", "Hardtanh", "ELU",
-    "Softplus", "Mish", "CrossEntropyLoss", "MSELoss", "NLLLoss", "L1Loss", "BCELoss",
+    "Identity",
+    "Linear",
+    "Bilinear",
+    "Embedding",
+    "LayerNorm",
+    "RMSNorm",
+    "Dropout",
+    "Conv1d",
+    "Conv2d",
+    "MaxPool2d",
+    "AvgPool2d",
+    "AdaptiveAvgPool2d",
+    "Flatten",
+    "Unflatten",
+    "ReLU",
+    "GELU",
+    "SiLU",
+    "Tanh",
+    "Sigmoid",
+    "Softmax",
+    "LogSoftmax",
+    "LeakyReLU",
+    "Hardtanh",
+    "ELU",
+    "Softplus",
+    "Mish",
+    "CrossEntropyLoss",
+    "MSELoss",
+    "NLLLoss",
+    "L1Loss",
+    "BCELoss",
     "BCEWithLogitsLoss",
-]  # fmt: skip
+]
 
 
 def _factory_kwargs(device: Any, dtype: Any) -> dict[str, Any]:
@@ -37,12 +64,20 @@ class Identity(Module):
 class Linear(Module):
     """y = x W^T + b, W of shape (out_features, in_features), PyTorch's initialisation."""
 
-    def __init__(self, in_features: int, out_features: int, bias: bool = True,
-                 device: Any = None, dtype: Any = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        in_features: int,
+        out_features: int,
+        bias: bool = True,
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features
-        self.weight = Parameter(_creation.empty((out_features, in_features), **_factory_kwargs(device, dtype)))
+        self.weight = Parameter(
+            _creation.empty((out_features, in_features), **_factory_kwargs(device, dtype))
+        )
         if bias:
             self.bias = Parameter(_creation.empty(out_features, **_factory_kwargs(device, dtype)))
         else:
@@ -67,12 +102,31 @@ class Linear(Module):
 
 
 class Bilinear(Module):
-    def __init__(self, in1_features: int, in2_features: int, out_features: int,
-                 bias: bool = True, device: Any = None, dtype: Any = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        in1_features: int,
+        in2_features: int,
+        out_features: int,
+        bias: bool = True,
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
         super().__init__()
-        self.in1_features, self.in2_features, self.out_features = in1_features, in2_features, out_features
-        self.weight = Parameter(_creation.empty((out_features, in1_features, in2_features), **_factory_kwargs(device, dtype)))
-        self.bias = Parameter(_creation.empty(out_features, **_factory_kwargs(device, dtype))) if bias else None
+        self.in1_features, self.in2_features, self.out_features = (
+            in1_features,
+            in2_features,
+            out_features,
+        )
+        self.weight = Parameter(
+            _creation.empty(
+                (out_features, in1_features, in2_features), **_factory_kwargs(device, dtype)
+            )
+        )
+        self.bias = (
+            Parameter(_creation.empty(out_features, **_factory_kwargs(device, dtype)))
+            if bias
+            else None
+        )
         bound = 1 / math.sqrt(in1_features)
         init.uniform_(self.weight, -bound, bound)
         if self.bias is not None:
@@ -86,10 +140,20 @@ class Bilinear(Module):
 
 
 class Embedding(Module):
-    def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx: int | None = None,
-                 max_norm: float | None = None, norm_type: float = 2.0,
-                 scale_grad_by_freq: bool = False, sparse: bool = False, _weight: Tensor | None = None,
-                 _freeze: bool = False, device: Any = None, dtype: Any = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        num_embeddings: int,
+        embedding_dim: int,
+        padding_idx: int | None = None,
+        max_norm: float | None = None,
+        norm_type: float = 2.0,
+        scale_grad_by_freq: bool = False,
+        sparse: bool = False,
+        _weight: Tensor | None = None,
+        _freeze: bool = False,
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
         super().__init__()
         self.num_embeddings = num_embeddings
         self.embedding_dim = embedding_dim
@@ -105,7 +169,10 @@ class Embedding(Module):
         self.scale_grad_by_freq = scale_grad_by_freq
         self.sparse = sparse
         if _weight is None:
-            self.weight = Parameter(_creation.empty((num_embeddings, embedding_dim), **_factory_kwargs(device, dtype)), requires_grad=not _freeze)
+            self.weight = Parameter(
+                _creation.empty((num_embeddings, embedding_dim), **_factory_kwargs(device, dtype)),
+                requires_grad=not _freeze,
+            )
             self.reset_parameters()
         else:
             self.weight = Parameter(_weight, requires_grad=not _freeze)
@@ -119,8 +186,15 @@ class Embedding(Module):
                 self.weight[self.padding_idx].fill_(0)
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        return F.embedding(input, self.weight, self.padding_idx, self.max_norm, self.norm_type,
-                           self.scale_grad_by_freq, self.sparse)  # fmt: skip
+        return F.embedding(
+            input,
+            self.weight,
+            self.padding_idx,
+            self.max_norm,
+            self.norm_type,
+            self.scale_grad_by_freq,
+            self.sparse,
+        )
 
     def extra_repr(self) -> str:
         s = f"{self.num_embeddings}, {self.embedding_dim}"
@@ -129,8 +203,9 @@ class Embedding(Module):
         return s
 
     @classmethod
-    def from_pretrained(cls, embeddings: Tensor, freeze: bool = True, padding_idx: int | None = None,
-                        **kwargs: Any) -> Embedding:  # fmt: skip
+    def from_pretrained(
+        cls, embeddings: Tensor, freeze: bool = True, padding_idx: int | None = None, **kwargs: Any
+    ) -> Embedding:
         rows, cols = embeddings.shape
         return cls(rows, cols, padding_idx, _weight=embeddings, _freeze=freeze, **kwargs)
 
@@ -140,16 +215,27 @@ def _shape_tuple(shape: Any) -> tuple[int, ...]:
 
 
 class LayerNorm(Module):
-    def __init__(self, normalized_shape: Any, eps: float = 1e-5, elementwise_affine: bool = True,
-                 bias: bool = True, device: Any = None, dtype: Any = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        normalized_shape: Any,
+        eps: float = 1e-5,
+        elementwise_affine: bool = True,
+        bias: bool = True,
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
         super().__init__()
         self.normalized_shape = _shape_tuple(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
         if elementwise_affine:
-            self.weight = Parameter(_creation.ones(self.normalized_shape, **_factory_kwargs(device, dtype)))
+            self.weight = Parameter(
+                _creation.ones(self.normalized_shape, **_factory_kwargs(device, dtype))
+            )
             if bias:
-                self.bias = Parameter(_creation.zeros(self.normalized_shape, **_factory_kwargs(device, dtype)))
+                self.bias = Parameter(
+                    _creation.zeros(self.normalized_shape, **_factory_kwargs(device, dtype))
+                )
             else:
                 self.register_parameter("bias", None)
         else:
@@ -161,20 +247,27 @@ class LayerNorm(Module):
 
     def extra_repr(self) -> str:
         return (
-            f"{self.normalized_shape}, eps={self.eps}, "
-            f"elementwise_affine={self.elementwise_affine}"
+            f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
         )
 
 
 class RMSNorm(Module):
-    def __init__(self, normalized_shape: Any, eps: float | None = None,
-                 elementwise_affine: bool = True, device: Any = None, dtype: Any = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        normalized_shape: Any,
+        eps: float | None = None,
+        elementwise_affine: bool = True,
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
         super().__init__()
         self.normalized_shape = _shape_tuple(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
         if elementwise_affine:
-            self.weight = Parameter(_creation.ones(self.normalized_shape, **_factory_kwargs(device, dtype)))
+            self.weight = Parameter(
+                _creation.ones(self.normalized_shape, **_factory_kwargs(device, dtype))
+            )
         else:
             self.register_parameter("weight", None)
 
@@ -183,8 +276,7 @@ class RMSNorm(Module):
 
     def extra_repr(self) -> str:
         return (
-            f"{self.normalized_shape}, eps={self.eps}, "
-            f"elementwise_affine={self.elementwise_affine}"
+            f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
         )
 
 
@@ -210,9 +302,20 @@ def _tuple(v: Any, n: int) -> tuple[int, ...]:
 class _ConvNd(Module):
     _n = 2
 
-    def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1,
-                 padding: Any = 0, dilation: Any = 1, groups: int = 1, bias: bool = True,
-                 padding_mode: str = "zeros", device: Any = None, dtype: Any = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        in_channels: int,
+        out_channels: int,
+        kernel_size: Any,
+        stride: Any = 1,
+        padding: Any = 0,
+        dilation: Any = 1,
+        groups: int = 1,
+        bias: bool = True,
+        padding_mode: str = "zeros",
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
         super().__init__()
         n = self._n
         if in_channels % groups != 0:
@@ -226,8 +329,12 @@ class _ConvNd(Module):
         self.dilation = _tuple(dilation, n)
         self.groups = groups
         self.padding_mode = padding_mode
-        self.weight = Parameter(_creation.empty(
-            (out_channels, in_channels // groups, *self.kernel_size), **_factory_kwargs(device, dtype)))  # fmt: skip
+        self.weight = Parameter(
+            _creation.empty(
+                (out_channels, in_channels // groups, *self.kernel_size),
+                **_factory_kwargs(device, dtype),
+            )
+        )
         if bias:
             self.bias = Parameter(_creation.empty(out_channels, **_factory_kwargs(device, dtype)))
         else:
@@ -243,7 +350,8 @@ class _ConvNd(Module):
                 init.uniform_(self.bias, -bound, bound)
 
     def extra_repr(self) -> str:
-        s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
+        s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}"
+        s += f", stride={self.stride}"
         if self.padding != (0,) * self._n:
             s += f", padding={self.padding}"
         if self.dilation != (1,) * self._n:
@@ -259,26 +367,44 @@ class Conv1d(_ConvNd):
     _n = 1
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        return F.conv1d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
+        return F.conv1d(
+            input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups
+        )
 
 
 class Conv2d(_ConvNd):
     _n = 2
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        return F.conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
+        return F.conv2d(
+            input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups
+        )
 
 
 class MaxPool2d(Module):
-    def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1,
-                 return_indices: bool = False, ceil_mode: bool = False) -> None:  # fmt: skip
+    def __init__(
+        self,
+        kernel_size: Any,
+        stride: Any = None,
+        padding: Any = 0,
+        dilation: Any = 1,
+        return_indices: bool = False,
+        ceil_mode: bool = False,
+    ) -> None:
         super().__init__()
         self.kernel_size, self.stride, self.padding = kernel_size, stride or kernel_size, padding
         self.dilation, self.return_indices, self.ceil_mode = dilation, return_indices, ceil_mode
 
     def forward(self, input: Tensor) -> Any:  # noqa: A002
-        return F.max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation,
-                            ceil_mode=self.ceil_mode, return_indices=self.return_indices)  # fmt: skip
+        return F.max_pool2d(
+            input,
+            self.kernel_size,
+            self.stride,
+            self.padding,
+            self.dilation,
+            ceil_mode=self.ceil_mode,
+            return_indices=self.return_indices,
+        )
 
     def extra_repr(self) -> str:
         return (
@@ -288,16 +414,33 @@ class MaxPool2d(Module):
 
 
 class AvgPool2d(Module):
-    def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0,
-                 ceil_mode: bool = False, count_include_pad: bool = True,
-                 divisor_override: int | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        kernel_size: Any,
+        stride: Any = None,
+        padding: Any = 0,
+        ceil_mode: bool = False,
+        count_include_pad: bool = True,
+        divisor_override: int | None = None,
+    ) -> None:
         super().__init__()
         self.kernel_size, self.stride, self.padding = kernel_size, stride or kernel_size, padding
-        self.ceil_mode, self.count_include_pad, self.divisor_override = ceil_mode, count_include_pad, divisor_override
+        self.ceil_mode, self.count_include_pad, self.divisor_override = (
+            ceil_mode,
+            count_include_pad,
+            divisor_override,
+        )
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        return F.avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
-                            self.count_include_pad, self.divisor_override)  # fmt: skip
+        return F.avg_pool2d(
+            input,
+            self.kernel_size,
+            self.stride,
+            self.padding,
+            self.ceil_mode,
+            self.count_include_pad,
+            self.divisor_override,
+        )
 
     def extra_repr(self) -> str:
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
@@ -336,8 +479,9 @@ class Unflatten(Module):
         return input.unflatten(self.dim, self.unflattened_size)
 
 
-def _activation(name: str, fn_name: str, params: tuple[tuple[str, Any], ...] = (),
-                repr_fmt: str = "") -> type[Module]:  # fmt: skip
+def _activation(
+    name: str, fn_name: str, params: tuple[tuple[str, Any], ...] = (), repr_fmt: str = ""
+) -> type[Module]:
     def __init__(self: Module, *args: Any, **kwargs: Any) -> None:
         Module.__init__(self)
         values = dict(params)
@@ -349,14 +493,24 @@ def _activation(name: str, fn_name: str, params: tuple[tuple[str, Any], ...] = (
 
     def forward(self: Module, input: Tensor) -> Tensor:  # noqa: A002
         fn = getattr(F, fn_name)
-        kwargs = {k: getattr(self, k) for k, _ in params if k != "inplace" or fn_name in _INPLACE_OK}
+        kwargs = {
+            k: getattr(self, k) for k, _ in params if k != "inplace" or fn_name in _INPLACE_OK
+        }
         return fn(input, **kwargs)
 
     def extra_repr(self: Module) -> str:
         return repr_fmt.format(**{k: getattr(self, k) for k, _ in params}) if repr_fmt else ""
 
-    return type(name, (Module,), {"__init__": __init__, "forward": forward, "extra_repr": extra_repr,
-                                  "__module__": __name__})  # fmt: skip
+    return type(
+        name,
+        (Module,),
+        {
+            "__init__": __init__,
+            "forward": forward,
+            "extra_repr": extra_repr,
+            "__module__": __name__,
+        },
+    )
 
 
 _INPLACE_OK = {"relu", "leaky_relu", "hardtanh", "elu", "silu", "mish"}
@@ -368,44 +522,82 @@ Tanh = _activation("Tanh", "tanh")
 Sigmoid = _activation("Sigmoid", "sigmoid")
 Softmax = _activation("Softmax", "softmax", (("dim", None),), "dim={dim}")
 LogSoftmax = _activation("LogSoftmax", "log_softmax", (("dim", None),), "dim={dim}")
-LeakyReLU = _activation("LeakyReLU", "leaky_relu", (("negative_slope", 0.01), ("inplace", False)),
-                        "negative_slope={negative_slope}")  # fmt: skip
-Hardtanh = _activation("Hardtanh", "hardtanh", (("min_val", -1.0), ("max_val", 1.0), ("inplace", False)),
-                       "min_val={min_val}, max_val={max_val}")  # fmt: skip
+LeakyReLU = _activation(
+    "LeakyReLU",
+    "leaky_relu",
+    (("negative_slope", 0.01), ("inplace", False)),
+    "negative_slope={negative_slope}",
+)
+Hardtanh = _activation(
+    "Hardtanh",
+    "hardtanh",
+    (("min_val", -1.0), ("max_val", 1.0), ("inplace", False)),
+    "min_val={min_val}, max_val={max_val}",
+)
 ELU = _activation("ELU", "elu", (("alpha", 1.0), ("inplace", False)), "alpha={alpha}")
-Softplus = _activation("Softplus", "softplus", (("beta", 1.0), ("threshold", 20.0)),
-                       "beta={beta}, threshold={threshold}")  # fmt: skip
+Softplus = _activation(
+    "Softplus",
+    "softplus",
+    (("beta", 1.0), ("threshold", 20.0)),
+    "beta={beta}, threshold={threshold}",
+)
 
 
 class _Loss(Module):
-    def __init__(self, size_average: Any = None, reduce: Any = None, reduction: str = "mean") -> None:
+    def __init__(
+        self, size_average: Any = None, reduce: Any = None, reduction: str = "mean"
+    ) -> None:
         super().__init__()
         self.reduction = reduction
 
 
 class CrossEntropyLoss(_Loss):
-    def __init__(self, weight: Tensor | None = None, size_average: Any = None, ignore_index: int = -100,
-                 reduce: Any = None, reduction: str = "mean", label_smoothing: float = 0.0) -> None:  # fmt: skip
+    def __init__(
+        self,
+        weight: Tensor | None = None,
+        size_average: Any = None,
+        ignore_index: int = -100,
+        reduce: Any = None,
+        reduction: str = "mean",
+        label_smoothing: float = 0.0,
+    ) -> None:
         super().__init__(size_average, reduce, reduction)
         self.register_buffer("weight", weight)
         self.ignore_index = ignore_index
         self.label_smoothing = label_smoothing
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
-        return F.cross_entropy(input, target, weight=self.weight, ignore_index=self.ignore_index,
-                               reduction=self.reduction, label_smoothing=self.label_smoothing)  # fmt: skip
+        return F.cross_entropy(
+            input,
+            target,
+            weight=self.weight,
+            ignore_index=self.ignore_index,
+            reduction=self.reduction,
+            label_smoothing=self.label_smoothing,
+        )
 
 
 class NLLLoss(_Loss):
-    def __init__(self, weight: Tensor | None = None, size_average: Any = None, ignore_index: int = -100,
-                 reduce: Any = None, reduction: str = "mean") -> None:  # fmt: skip
+    def __init__(
+        self,
+        weight: Tensor | None = None,
+        size_average: Any = None,
+        ignore_index: int = -100,
+        reduce: Any = None,
+        reduction: str = "mean",
+    ) -> None:
         super().__init__(size_average, reduce, reduction)
         self.register_buffer("weight", weight)
         self.ignore_index = ignore_index
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
-        return F.nll_loss(input, target, weight=self.weight, ignore_index=self.ignore_index,
-                          reduction=self.reduction)  # fmt: skip
+        return F.nll_loss(
+            input,
+            target,
+            weight=self.weight,
+            ignore_index=self.ignore_index,
+            reduction=self.reduction,
+        )
 
 
 class MSELoss(_Loss):
@@ -419,8 +611,13 @@ class L1Loss(_Loss):
 
 
 class BCELoss(_Loss):
-    def __init__(self, weight: Tensor | None = None, size_average: Any = None, reduce: Any = None,
-                 reduction: str = "mean") -> None:  # fmt: skip
+    def __init__(
+        self,
+        weight: Tensor | None = None,
+        size_average: Any = None,
+        reduce: Any = None,
+        reduction: str = "mean",
+    ) -> None:
         super().__init__(size_average, reduce, reduction)
         self.register_buffer("weight", weight)
 
@@ -429,12 +626,19 @@ class BCELoss(_Loss):
 
 
 class BCEWithLogitsLoss(_Loss):
-    def __init__(self, weight: Tensor | None = None, size_average: Any = None, reduce: Any = None,
-                 reduction: str = "mean", pos_weight: Tensor | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        weight: Tensor | None = None,
+        size_average: Any = None,
+        reduce: Any = None,
+        reduction: str = "mean",
+        pos_weight: Tensor | None = None,
+    ) -> None:
         super().__init__(size_average, reduce, reduction)
         self.register_buffer("weight", weight)
         self.register_buffer("pos_weight", pos_weight)
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
-        return F.binary_cross_entropy_with_logits(input, target, self.weight, reduction=self.reduction,
-                                                  pos_weight=self.pos_weight)  # fmt: skip
+        return F.binary_cross_entropy_with_logits(
+            input, target, self.weight, reduction=self.reduction, pos_weight=self.pos_weight
+        )

@@ -64,9 +64,7 @@ class Module:
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         if args or kwargs:
-            raise TypeError(
-                f"{type(self).__name__}.__init__() takes no arguments beyond self"
-            )
+            raise TypeError(f"{type(self).__name__}.__init__() takes no arguments beyond self")
         object.__setattr__(self, "training", True)
         object.__setattr__(self, "_parameters", OrderedDict())
         object.__setattr__(self, "_buffers", OrderedDict())
@@ -125,9 +123,13 @@ class Module:
         return out
 
     def register_forward_hook(
-        self, hook: Callable[..., Any], *, prepend: bool = False, with_kwargs: bool = False,
+        self,
+        hook: Callable[..., Any],
+        *,
+        prepend: bool = False,
+        with_kwargs: bool = False,
         always_call: bool = False,
-    ) -> _RemovableHandle:  # fmt: skip
+    ) -> _RemovableHandle:
         handle = _RemovableHandle(self._forward_hooks)
         self._forward_hooks[handle.id] = hook
         if with_kwargs:
@@ -340,7 +342,11 @@ class Module:
         self, store: str, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True
     ) -> Iterator[tuple[str, Any]]:
         seen: set[int] = set()
-        modules = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) if recurse else [(prefix, self)]
+        modules = (
+            self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate)
+            if recurse
+            else [(prefix, self)]
+        )
         for mod_prefix, mod in modules:
             for name, value in getattr(mod, store).items():
                 if value is None:
@@ -383,7 +389,9 @@ class Module:
                 destination[prefix + name] = b if keep_vars else b.detach()
         for name, m in self._modules.items():
             if m is not None:
-                m.state_dict(destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)
+                m.state_dict(
+                    destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars
+                )
         return destination
 
     def load_state_dict(
@@ -449,9 +457,17 @@ class Module:
         unexpected = [k for k in state_dict if k not in expected]
         if strict:
             if unexpected:
-                errors.insert(0, "Unexpected key(s) in state_dict: " + ", ".join(f'"{k}"' for k in unexpected) + ". ")
+                errors.insert(
+                    0,
+                    "Unexpected key(s) in state_dict: "
+                    + ", ".join(f'"{k}"' for k in unexpected)
+                    + ". ",
+                )
             if missing:
-                errors.insert(0, "Missing key(s) in state_dict: " + ", ".join(f'"{k}"' for k in missing) + ". ")
+                errors.insert(
+                    0,
+                    "Missing key(s) in state_dict: " + ", ".join(f'"{k}"' for k in missing) + ". ",
+                )
         if errors:
             raise RuntimeError(
                 f"Error(s) in loading state_dict for {self._get_name()}:\n\t" + "\n\t".join(errors)
@@ -526,10 +542,13 @@ class Module:
             )
 
         def convert(t: Tensor) -> Tensor:
-            dt = dtype if (dtype is not None and (t.is_floating_point() or t.is_complex())) else None
+            dt = (
+                dtype if (dtype is not None and (t.is_floating_point() or t.is_complex())) else None
+            )
             if device is not None and t.is_meta and str(device) != "meta":
                 raise NotImplementedError(
-                    "Cannot copy out of meta tensor; no data! Please use torch.nn.Module.to_empty() "
+                    "Cannot copy out of meta tensor; no data! Please use "
+                    "torch.nn.Module.to_empty() "
                     "instead of torch.nn.Module.to() when moving module from meta to a different "
                     "device."
                 )
