@@ -11,7 +11,6 @@ boxes them.
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 from .dispatcher.boxing import normalize_args
@@ -29,16 +28,11 @@ PYTHON_KEYS = key_bits(DK.Python) | key_bits(DK.PythonTLSSnapshot)
 _PYTHON_BIT = key_bits(DK.Python)
 _AFTER_PYTHON = full_after_bits(DK.Python)
 _AFTER_SNAPSHOT = full_after_bits(DK.PythonTLSSnapshot)
-_local = threading.local()
 
 
 def mode_stack() -> list[Any]:
     """This thread's stack of dispatch modes (innermost last)."""
-    try:
-        return _local.stack
-    except AttributeError:
-        stack = _local.stack = []
-        return stack
+    return _tls.s.modes
 
 
 #: Modes pushed while a handler runs with the Python keys hidden from the dispatcher (see
@@ -47,27 +41,29 @@ _PUSHED_IN_HANDLER: set[int] = set()
 
 
 def push_mode(mode: Any) -> None:
-    stack = mode_stack()
-    if not stack and _tls.include & PYTHON_KEYS:  # no mode, yet the keys: inside a handler
+    st = _tls.s
+    stack = st.modes
+    if not stack and st.include & PYTHON_KEYS:  # no mode, yet the keys: inside a handler
         _PUSHED_IN_HANDLER.add(id(mode))
     stack.append(mode)
-    _tls.include |= PYTHON_KEYS
-    _tls.refresh()
+    st.include |= PYTHON_KEYS
+    st.refresh()
 
 
 def pop_mode() -> Any:
-    stack = mode_stack()
+    st = _tls.s
+    stack = st.modes
     if not stack:
         raise RuntimeError("Trying to pop from an empty mode stack")
     mode = stack.pop()
     if not stack:
         if id(mode) in _PUSHED_IN_HANDLER:
             _PUSHED_IN_HANDLER.discard(id(mode))
-            include, mask = _tls.im
-            _tls.im = (include & ~PYTHON_KEYS, mask)  # hidden again, as the handler had it
+            include, mask = st.im
+            st.im = (include & ~PYTHON_KEYS, mask)  # hidden again, as the handler had it
         else:
-            _tls.include &= ~PYTHON_KEYS
-            _tls.refresh()
+            st.include &= ~PYTHON_KEYS
+            st.refresh()
     return mode
 
 
@@ -118,8 +114,7 @@ def _make_python_key(op: Any, after: int, arity: int) -> Any:
     """The Python key's kernel for one operator (`after`: the key set to redispatch with when
     neither a mode nor a subclass handles the call)."""
     plain = _PLAIN_TYPES
-    local = _local
-    st = _tls
+    tls = _tls
 
     def python_key(*args: Any, **kwargs: Any) -> Any:
         if kwargs or len(args) > arity:
@@ -132,10 +127,8 @@ def _make_python_key(op: Any, after: int, arity: int) -> Any:
         else:
             if kwargs:
                 types = _subclass_types((), kwargs)
-        try:
-            stack = local.stack
-        except AttributeError:
-            stack = mode_stack()
+        st = tls.s  # the one thread-local lookup; the rest are plain attributes
+        stack = st.modes
         if stack:
             mode = stack.pop()
             if stack:
@@ -144,9 +137,10 @@ def _make_python_key(op: Any, after: int, arity: int) -> Any:
                 finally:
                     stack.append(mode)
             # The last mode: calls the handler makes skip the Python key. Only `im` (the
-            # (include, mask) pair the dispatcher reads) drops it: thread-local attributes are
-            # slow to touch. Should the handler recompute `im` (a grad-mode or key guard), its
-            # calls reach this kernel again, find no mode and go below: the same result.
+            # (include, mask) pair the dispatcher reads) drops it, which is cheaper than a
+            # guard's recomputation. Should the handler recompute `im` (a grad-mode or key
+            # guard), its calls reach this kernel again, find no mode and go below: the same
+            # result.
             include, mask = st.im
             st.im = (include & ~PYTHON_KEYS, mask)
             try:

@@ -511,7 +511,7 @@ class _CustomAutogradKernel(LayerKernel):
         op = opdef._opoverload
         schema = op._schema
         ks = keyset.repr_
-        if _tls.grad_enabled and any(
+        if _tls.s.grad_enabled and any(
             t._ks & REQUIRES_GRAD_BIT for t in _flat_tensors(list(args) + list(kwargs.values()))
         ):
             # Boxed as PyTorch's dispatcher passes them: the Function's inputs (and so
@@ -523,7 +523,7 @@ class _CustomAutogradKernel(LayerKernel):
 
 def _below_autograd(op: OpOverload, ks: int, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     """op below autograd, with the autograd keys excluded meanwhile (AutoDispatchBelowAutograd)."""
-    state = _tls
+    state = _tls.s
     added = AUTOGRAD_KEYSET & ~state.exclude
     if not added:
         return op._redispatch(ks & _AFTER_AUTOGRAD, *args, **kwargs)

@@ -40,7 +40,7 @@ def accumulate_into_grad(leaf: Any, g: Any) -> None:
     meta = autograd_meta(leaf)
     aten = _ops()
     if meta.grad is None:
-        if not _tls.grad_enabled:
+        if not _tls.s.grad_enabled:
             # Steal the incoming gradient (PyTorch's AccumulateGrad does when nothing else
             # holds it): copy only if its layout differs from the leaf's, or if its memory
             # (itself or the tensor it views) was already handed to another leaf.
@@ -51,7 +51,7 @@ def accumulate_into_grad(leaf: Any, g: Any) -> None:
             elif _is_aliased(root):
                 g = aten.clone.default(g)
         meta.grad = g
-    elif _tls.grad_enabled:
+    elif _tls.s.grad_enabled:
         meta.grad = aten.add.Tensor(meta.grad, g)
     else:
         aten.add_.Tensor(meta.grad, g)
@@ -188,9 +188,9 @@ def _run(
         if deps.get(node, 0) == 0:
             heapq.heappush(ready, (-node.sequence_nr, next(counter), node))
 
-    prev_grad = _tls.grad_enabled
-    _tls.grad_enabled = create_graph
-    _tls.refresh()
+    prev_grad = _tls.s.grad_enabled
+    _tls.s.grad_enabled = create_graph
+    _tls.s.refresh()
     _STORED.clear()
     try:
         while ready:
@@ -219,8 +219,8 @@ def _run(
             for node in all_nodes:
                 node.release_variables()
     finally:
-        _tls.grad_enabled = prev_grad
-        _tls.refresh()
+        _tls.s.grad_enabled = prev_grad
+        _tls.s.refresh()
         _STORED.clear()
     if capture is None:
         return []
@@ -296,7 +296,7 @@ def _call_node(node: Node, grads: list[Any], retain_graph: bool) -> list[Any]:
 
 def _retain(t: Any, g: Any) -> None:
     meta = autograd_meta(t)
-    g = g.detach() if not _tls.grad_enabled else g
+    g = g.detach() if not _tls.s.grad_enabled else g
     meta.grad = g if meta.grad is None else _ops().add.Tensor(meta.grad, g)
 
 
@@ -435,7 +435,7 @@ def attach_not_implemented(op: Any, args: tuple, kwargs: dict, out: Any) -> None
     from .nodes import NotImplementedNode
 
     tensors = [a for a in list(args) + list(kwargs.values()) if hasattr(a, "_ks")]
-    if not any(t._ks & REQUIRES_GRAD_BIT for t in tensors) or not _tls.grad_enabled:
+    if not any(t._ks & REQUIRES_GRAD_BIT for t in tensors) or not _tls.s.grad_enabled:
         return
     outs = out if isinstance(out, (list, tuple)) else (out,)
     node = None

@@ -144,7 +144,7 @@ class Function(metaclass=_FunctionMeta):
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
         tensors = [a for a in args if isinstance(a, Tensor)]
         needs = tuple(isinstance(a, Tensor) and bool(a._ks & REQUIRES_GRAD_BIT) for a in args)
-        differentiable = _tls.grad_enabled and any(needs)
+        differentiable = _tls.s.grad_enabled and any(needs)
         node = cls._backward_cls(
             collect_next_edges(*[a if isinstance(a, Tensor) else None for a in args])
         )
@@ -153,9 +153,9 @@ class Function(metaclass=_FunctionMeta):
             (tuple(a._data.shape), a._dtype) if isinstance(a, Tensor) else None for a in args
         ]
         custom_setup = cls.setup_context is not Function.setup_context
-        prev = _tls.grad_enabled
-        _tls.grad_enabled = False
-        _tls.refresh()
+        prev = _tls.s.grad_enabled
+        _tls.s.grad_enabled = False
+        _tls.s.refresh()
         try:
             if custom_setup:
                 outputs = cls.forward(*args, **kwargs)
@@ -163,8 +163,8 @@ class Function(metaclass=_FunctionMeta):
             else:
                 outputs = cls.forward(node, *args, **kwargs)
         finally:
-            _tls.grad_enabled = prev
-            _tls.refresh()
+            _tls.s.grad_enabled = prev
+            _tls.s.refresh()
         single = not isinstance(outputs, tuple)
         outs = (outputs,) if single else outputs
         if differentiable:
@@ -224,7 +224,7 @@ def once_differentiable(fn: Callable[..., Any]) -> Callable[..., Any]:
 
         with no_grad():
             outputs = fn(ctx, *args)
-        if not _tls.grad_enabled:
+        if not _tls.s.grad_enabled:
             return outputs
         requires = any(isinstance(a, Tensor) and a.requires_grad for a in args)
         if not requires:

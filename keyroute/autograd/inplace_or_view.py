@@ -54,7 +54,7 @@ def as_view(base: Any, view: Any, multi_output: bool = False) -> None:
         vc = version_counter(root)
         base._vc = vc
     view._vc = vc
-    state = _tls
+    state = _tls.s
     inference = state.include & INFERENCE_BIT
     if multi_output or not state.grad_enabled or inference:
         meta = autograd_meta(view)

@@ -109,7 +109,7 @@ class AutogradKernel(LayerKernel):
 
     def __call__(self, keyset: DispatchKeySet, *args: Any, **kwargs: Any) -> Any:
         ks = keyset.repr_
-        if not _tls.grad_enabled:
+        if not _tls.s.grad_enabled:
             return _below(self.op, ks, args, kwargs)
         values = None
         index = self.input_index
@@ -206,7 +206,8 @@ class AutogradKernel(LayerKernel):
         next_sequence = _sequence.__next__
 
         def autograd_call(*args: Any, **kwargs: Any) -> Any:
-            if len(args) < min_positional or not state.grad_enabled:
+            st = state.s  # one thread-local lookup for the grad check and the guard below
+            if len(args) < min_positional or not st.grad_enabled:
                 return general(*args, **kwargs)
             edges = []
             metadata = []
@@ -254,17 +255,17 @@ class AutogradKernel(LayerKernel):
             fn = rcache.get(below)
             if fn is None:
                 fn = rcache[below] = resolve(below, False)
-            exclude, mask, im = state.exclude, state.mask, state.im
+            exclude, mask, im = st.exclude, st.mask, st.im
             if exclude & _BELOW_EXCLUDE == _BELOW_EXCLUDE:
                 out = fn(*args, **kwargs)
             else:
-                state.exclude = exclude | _BELOW_EXCLUDE
-                state.mask = new_mask = mask & _BELOW_MASK
-                state.im = (im[0], new_mask)
+                st.exclude = exclude | _BELOW_EXCLUDE
+                st.mask = new_mask = mask & _BELOW_MASK
+                st.im = (im[0], new_mask)
                 try:
                     out = fn(*args, **kwargs)
                 finally:
-                    state.exclude, state.mask, state.im = exclude, mask, im
+                    st.exclude, st.mask, st.im = exclude, mask, im
             if single_output and out.__class__ is not tuple and out.__class__ is not list:
                 if out._dtype.category >= 2:
                     ag = out._ag
@@ -315,14 +316,14 @@ class AutogradKernel(LayerKernel):
 def _clone_for_save(t: Any) -> Any:
     from .._ops import ops
 
-    prev = _tls.grad_enabled
-    _tls.grad_enabled = False
-    _tls.refresh()
+    prev = _tls.s.grad_enabled
+    _tls.s.grad_enabled = False
+    _tls.s.refresh()
     try:
         return ops.aten.clone.default(t)
     finally:
-        _tls.grad_enabled = prev
-        _tls.refresh()
+        _tls.s.grad_enabled = prev
+        _tls.s.refresh()
 
 
 def _raise_view_error(view: Any, creation_meta: int, op: OpOverload) -> None:
@@ -379,7 +380,7 @@ def _out_error_kernel(op: OpOverload) -> Any:
 
         def __call__(self, keyset: DispatchKeySet, *args: Any, **kwargs: Any) -> Any:
             tensors = [a for a in list(args) + list(kwargs.values()) if hasattr(a, "_ks")]
-            if _tls.grad_enabled and any(_is_diff_tensor(t) for t in tensors):
+            if _tls.s.grad_enabled and any(_is_diff_tensor(t) for t in tensors):
                 base = op._opname
                 raise RuntimeError(
                     f"{base}(): functions with out=... arguments don't support automatic "

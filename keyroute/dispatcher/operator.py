@@ -564,7 +564,7 @@ class OpOverload:
 
     def _call_slow(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         ks = self._extract(args, kwargs)
-        include, mask = _tls.im
+        include, mask = _tls.s.im
         ks = (ks | include) & mask
         fn = self._cache.get(ks)
         if fn is None:
@@ -674,7 +674,7 @@ def _call_source(pattern: tuple[tuple[int, int], ...], required: int, terms: lis
         f"        ks = {' | '.join(terms)}\n"
         "    except AttributeError:\n"
         "        return SLOW(args, kwargs)\n"
-        "    include, mask = _tls.im\n"
+        "    include, mask = _tls.s.im\n"
         "    ks = (ks | include) & mask\n"
         "    try:\n"
         "        fn = CACHE[ks]\n"

@@ -131,6 +131,36 @@ def test_no_grad_and_enable_grad_and_set_grad_enabled() -> None:
     assert not f(x).requires_grad
 
 
+def test_grad_mode_is_per_thread() -> None:
+    """The recording kernels are cached per operator and shared by threads; each call must
+    read its own thread's grad mode (a no_grad block in one thread records nothing there and
+    changes nothing in another)."""
+    import threading
+
+    x = leaf(2)
+    x * 2  # bind the recording kernel in this thread first
+    in_block = threading.Event()
+    other_done = threading.Event()
+    seen: dict[str, bool] = {}
+
+    def other() -> None:
+        in_block.wait(5)
+        seen["other"] = (x * 2).requires_grad  # grad mode on in this thread
+        with kr.no_grad():
+            seen["other_no_grad"] = (x * 2).requires_grad
+        other_done.set()
+
+    t = threading.Thread(target=other)
+    t.start()
+    with kr.no_grad():
+        in_block.set()
+        other_done.wait(5)
+        seen["main_no_grad"] = (x * 2).requires_grad
+    t.join()
+    seen["main"] = (x * 2).requires_grad
+    assert seen == {"other": True, "other_no_grad": False, "main_no_grad": False, "main": True}
+
+
 def test_inference_mode() -> None:
     with kr.inference_mode():
         t = kr.ones(3)
