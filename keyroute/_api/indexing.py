@@ -525,6 +525,80 @@ def argwhere(self: Tensor) -> Tensor:
 
 @function
 @method
+def nonzero_static(
+    input: Tensor, *, size: int, fill_value: int = -1, out: Tensor | None = None
+) -> Tensor:
+    """The coordinates of the first `size` nonzero elements, shape (size, ndim); the rows past
+    the last nonzero element hold fill_value. The shape does not depend on the data."""
+    if out is not None:
+        return aten.nonzero_static.out(input, size=size, fill_value=fill_value, out=out)
+    return aten.nonzero_static.default(input, size=size, fill_value=fill_value)
+
+
+def _unique_result(
+    result: tuple[Tensor, Tensor, Tensor], return_inverse: bool, return_counts: bool
+) -> Any:
+    """torch.unique's return: the values alone, or with the inverse indices and/or counts."""
+    output, inverse, counts = result
+    if return_inverse and return_counts:
+        return output, inverse, counts
+    if return_inverse:
+        return output, inverse
+    if return_counts:
+        return output, counts
+    return output
+
+
+@function
+@method
+def unique(
+    input: Tensor,
+    sorted: bool = True,
+    return_inverse: bool = False,
+    return_counts: bool = False,
+    dim: int | None = None,
+) -> Any:
+    """The unique elements (aten::_unique2), or the unique slices along dim (aten::unique_dim);
+    with the inverse indices and/or the counts when asked. The CPU kernel always sorts."""
+    if dim is not None:
+        result = aten.unique_dim.default(input, dim, sorted, return_inverse, return_counts)
+    else:
+        result = aten._unique2.default(input, sorted, return_inverse, return_counts)
+    return _unique_result(result, return_inverse, return_counts)
+
+
+@function
+@method
+def unique_consecutive(
+    input: Tensor,
+    return_inverse: bool = False,
+    return_counts: bool = False,
+    dim: int | None = None,
+) -> Any:
+    """The first element of every run of equal consecutive elements (or slices along dim), with
+    the inverse indices and/or the run lengths when asked."""
+    result = aten.unique_consecutive.default(input, return_inverse, return_counts, dim)
+    return _unique_result(result, return_inverse, return_counts)
+
+
+@function
+@method
+def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
+    """How often each value of a 1-d non-negative integer tensor occurs (or the sum of its
+    weights): int64 counts; float32 weights give float32 sums, any other weights float64."""
+    return aten.bincount.default(input, weights, minlength)
+
+
+@function
+@method
+def equal(input: Tensor, other: Tensor) -> bool:
+    """True if both tensors have the same shape and equal elements (compared in their common
+    dtype; NaN equals nothing)."""
+    return aten.equal.default(input, other)
+
+
+@function
+@method
 def index_copy(
     self: Tensor, dim: int, index: Tensor, source: Tensor, *, out: Tensor | None = None
 ) -> Tensor:

@@ -74,7 +74,7 @@ def wrap_dim(dim: int, ndim: int, wrap_scalar: bool = True) -> int:
     """A dimension index in [0, ndim); negative counts from the end (0-d tensors accept 0/-1)."""
     if ndim <= 0:
         if not wrap_scalar:
-            raise IndexError(f"dimension specified as {dim} but tensor has no dimensions")
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         ndim = 1
     if not -ndim <= dim < ndim:
         raise IndexError(

@@ -355,7 +355,6 @@ def index_select_check(self_shape: tuple[int, ...], dim: int, index: Any) -> tup
     check(
         not (len(self_shape) == 0 and n != 1),
         f"index_select(): Index to scalar can have only 1 value, got {n} value(s)",
-        IndexError,
     )
     check(
         index._dtype.name in ("int64", "int32"),

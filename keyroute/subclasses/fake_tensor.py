@@ -126,6 +126,7 @@ _DYNAMIC_SHAPE = frozenset(
         "aten::_unique2",
         "aten::unique_dim",
         "aten::unique_consecutive",
+        "aten::unique_dim_consecutive",
         "aten::bincount",
         "aten::repeat_interleave.Tensor",
         "aten::nonzero_numpy",

@@ -123,7 +123,7 @@ def array(
 
 def tensor(M: Any, a: np.ndarray, dtype: str | None = None, *, requires_grad: bool = False) -> Any:
     """A tensor of module M holding a copy of a (cast to `dtype`, e.g. "bfloat16")."""
-    t = M.from_numpy(np.ascontiguousarray(a).copy())
+    t = M.from_numpy(np.array(a, order="C", copy=True))  # ascontiguousarray makes 0-d 1-d
     if dtype is not None and dtype != str(a.dtype):
         t = t.to(getattr(M, dtype))
     if requires_grad:

@@ -1210,3 +1210,609 @@ add(
     "take_along_dim.out",
     lambda M, rng: ((rand(M, rng, (2, 3)), idx(M, [[0], [2]]), 1), {"out": rand(M, rng, (2, 1))}),
 )
+
+# ------------------------------------------------------- nonzero_static / unique / bincount / equal
+# nonzero_static's shape is (size, ndim) whatever the data: it runs on meta. The unique family,
+# bincount and equal have no meta kernel in PyTorch (the meta device raises): their samples that
+# succeed on CPU are tagged no_meta; their error samples also raise on meta.
+
+_NP_INT = ("uint8", "int8", "int16", "int32", "int64")
+
+
+def _few(M, rng, shape, dt, lo=-2, hi=2):
+    """Values with repeats (small integers) as dtype dt."""
+    a = rng.integers(0 if dt == "uint8" else lo, hi + 1, shape)
+    if dt == "bool":
+        return tensor(M, a > 0)
+    return tensor(M, a.astype(np.int64 if dt in _NP_INT else np.float64), dt)
+
+
+def _vals(M, values, dt="float32"):
+    return tensor(M, np.array(values, dtype=np.float64 if dt != "int64" else np.int64), dt)
+
+
+def _scalar(M, value, dt):
+    """A 0-d tensor (harness.tensor would give shape (1,): np.ascontiguousarray is >= 1-d)."""
+    return M.tensor(value, dtype=getattr(M, dt))
+
+
+def _long_out(M, *shape):
+    return M.empty(*shape, dtype=M.int64)
+
+
+# nonzero_static
+for _dt in (*ALL_DTYPES, "complex64"):
+    add(
+        f"nonzero_static_dtype_{_dt}",
+        "nonzero_static",
+        lambda M, rng, d=_dt: ((_few(M, rng, (3, 4), d, -1, 1),), {"size": 6}),
+    )
+add(
+    "nonzero_static_truncate",
+    "nonzero_static",
+    lambda M, rng: ((_few(M, rng, (3, 4), "int64", 1, 3),), {"size": 5}),
+)
+add(
+    "nonzero_static_pad_fill",
+    "nonzero_static",
+    lambda M, rng: ((_few(M, rng, (2, 3), "float32", -1, 1),), {"size": 8, "fill_value": 7}),
+)
+add(
+    "nonzero_static_fill_min",
+    "nonzero_static",
+    lambda M, rng: ((_vals(M, [0.0, 1.0]),), {"size": 3, "fill_value": -(2**63)}),
+)
+add(
+    "nonzero_static_size0",
+    "nonzero_static",
+    lambda M, rng: ((_few(M, rng, (3, 4), "int64"),), {"size": 0}),
+)
+add(
+    "nonzero_static_1d",
+    "nonzero_static",
+    lambda M, rng: ((_few(M, rng, (7,), "bool"),), {"size": 4}),
+)
+add(
+    "nonzero_static_3d",
+    "nonzero_static",
+    lambda M, rng: ((_few(M, rng, (2, 3, 2), "int32", -1, 1),), {"size": 9}),
+)
+add(
+    "nonzero_static_0d_true",
+    "nonzero_static",
+    lambda M, rng: ((_scalar(M, 2.0, "float32"),), {"size": 3}),
+)
+add(
+    "nonzero_static_0d_false",
+    "nonzero_static",
+    lambda M, rng: ((_scalar(M, 0, "int64"),), {"size": 2, "fill_value": 5}),
+)
+add(
+    "nonzero_static_empty",
+    "nonzero_static",
+    lambda M, rng: ((tensor(M, np.zeros((0, 3))),), {"size": 2}),
+)
+add(
+    "nonzero_static_nc",
+    "nonzero_static",
+    lambda M, rng: ((noncontig(M, rng, (3, 4), "int64", 0, 1),), {"size": 7}),
+)
+add(
+    "nonzero_static_err_size",
+    "nonzero_static",
+    lambda M, rng: ((_few(M, rng, (3,), "int64"),), {"size": -1}),
+)
+add(
+    "nonzero_static_out",
+    "nonzero_static.out",
+    lambda M, rng: ((_few(M, rng, (3, 4), "int64", -1, 1),), {"size": 5, "out": _long_out(M, 0)}),
+)
+add(
+    "nonzero_static_out_resize",
+    "nonzero_static.out",
+    lambda M, rng: ((_few(M, rng, (2, 3), "bool"),), {"size": 3, "out": _long_out(M, 2, 2)}),
+)
+add(
+    "nonzero_static_out_nc",
+    "nonzero_static.out",
+    lambda M, rng: (
+        (_few(M, rng, (2, 3), "float32", -1, 1),),
+        {"size": 4, "fill_value": 0, "out": _long_out(M, 2, 4).t()},
+    ),
+)
+add(
+    "nonzero_static_out_err_dtype",
+    "nonzero_static.out",
+    lambda M, rng: ((_few(M, rng, (3,), "int64"),), {"size": 2, "out": M.empty(0, dtype=M.int32)}),
+)
+add(
+    "nonzero_static_out_err_size",
+    "nonzero_static.out",
+    lambda M, rng: ((_few(M, rng, (3,), "int64"),), {"size": -2, "out": M.empty(0)}),
+)
+
+# _unique2 (torch.unique without dim) and _unique
+for _dt in ALL_DTYPES:
+    add(
+        f"_unique2_dtype_{_dt}",
+        "_unique2",
+        lambda M, rng, d=_dt: ((_few(M, rng, (3, 4), d), True, True, True), {}),
+        tags=NO_META,
+    )
+for _inv, _cnt in ((False, False), (True, False), (False, True)):
+    add(
+        f"_unique2_flags_{int(_inv)}{int(_cnt)}",
+        "_unique2",
+        lambda M, rng, i=_inv, c=_cnt: ((_few(M, rng, (4, 3), "int64"), True, i, c), {}),
+        tags=NO_META,
+    )
+add(
+    "_unique2_unsorted",
+    "_unique2",
+    lambda M, rng: (
+        (_few(M, rng, (9,), "int32", -4, 4),),
+        {"sorted": False, "return_counts": True},
+    ),
+    tags=NO_META,
+)
+add(
+    "_unique2_nan_negzero",
+    "_unique2",
+    lambda M, rng: (
+        (_vals(M, [3.0, np.nan, 1.0, np.nan, -0.0, 0.0, 3.0, -np.inf]), True, True, True),
+        {},
+    ),
+    tags=NO_META,
+)
+add(
+    "_unique2_zero_first",
+    "_unique2",
+    lambda M, rng: ((_vals(M, [0.0, -0.0, 1.0], "float64"), True, True, True), {}),
+    tags=NO_META,
+)
+add(
+    "_unique2_empty",
+    "_unique2",
+    lambda M, rng: ((tensor(M, np.zeros((0, 3), np.float32)), True, True, True), {}),
+    tags=NO_META,
+)
+add(
+    "_unique2_empty_noinv",
+    "_unique2",
+    lambda M, rng: ((tensor(M, np.zeros((2, 0), np.int64)), True, False, True), {}),
+    tags=NO_META,
+)
+add(
+    "_unique2_empty_bool",
+    "_unique2",
+    lambda M, rng: ((tensor(M, np.zeros((0, 2), np.bool_)), True, True, True), {}),
+    tags=NO_META,
+)
+add(
+    "_unique2_0d",
+    "_unique2",
+    lambda M, rng: ((_scalar(M, 2.5, "float64"), True, True, True), {}),
+    tags=NO_META,
+)
+add(
+    "_unique2_bool_one_value",
+    "_unique2",
+    lambda M, rng: ((tensor(M, np.ones((2, 2), np.bool_)), True, True, True), {}),
+    tags=NO_META,
+)
+add(
+    "_unique2_nc",
+    "_unique2",
+    lambda M, rng: ((noncontig(M, rng, (3, 4), "int64", -2, 2), True, True, True), {}),
+    tags=NO_META,
+)
+add(
+    "_unique2_err_complex",
+    "_unique2",
+    lambda M, rng: ((rand(M, rng, (3,), "complex64"),), {}),
+)
+add(
+    "_unique2_out",
+    "_unique2.out",
+    lambda M, rng: (
+        (_few(M, rng, (2, 5), "float32"), True, True, True),
+        {"out0": M.empty(0), "out1": _long_out(M, 0), "out2": _long_out(M, 0)},
+    ),
+    tags=NO_META,
+)
+add(
+    "_unique2_out_err_dtype",
+    "_unique2.out",
+    lambda M, rng: (
+        (_few(M, rng, (5,), "float32"), True, True, True),
+        {"out0": M.empty(0), "out1": M.empty(0), "out2": _long_out(M, 0)},
+    ),
+    tags=NO_META,
+)
+add(
+    "_unique_inverse",
+    "_unique",
+    lambda M, rng: ((_few(M, rng, (3, 3), "int16"), True, True), {}),
+    tags=NO_META,
+)
+add(
+    "_unique_plain",
+    "_unique",
+    lambda M, rng: ((_few(M, rng, (6,), "float64"),), {}),
+    tags=NO_META,
+)
+add(
+    "_unique_bool_0d",
+    "_unique",
+    lambda M, rng: ((_scalar(M, True, "bool"), True, True), {}),
+    tags=NO_META,
+)
+
+# unique_dim (torch.unique with dim=)
+for _d in (0, 1, 2, -1):
+    add(
+        f"unique_dim_{_d}",
+        "unique_dim",
+        lambda M, rng, d=_d: ((_few(M, rng, (5, 3, 4), "int64", 0, 1), d, True, True, True), {}),
+        tags=NO_META,
+    )
+add(
+    "unique_dim_flags_false",
+    "unique_dim",
+    lambda M, rng: ((_few(M, rng, (6, 2), "int32", 0, 1), 0, True, False, False), {}),
+    tags=NO_META,
+)
+for _dt in ("bool", "uint8", "float32", "float16", "bfloat16"):
+    add(
+        f"unique_dim_dtype_{_dt}",
+        "unique_dim",
+        lambda M, rng, d=_dt: ((_few(M, rng, (4, 6), d, -1, 1), 1, True, True, True), {}),
+        tags=NO_META,
+    )
+add(
+    "unique_dim_1d",
+    "unique_dim",
+    lambda M, rng: ((_few(M, rng, (8,), "int64"), 0), {}),
+    tags=NO_META,
+)
+add(
+    "unique_dim_nc",
+    "unique_dim",
+    lambda M, rng: ((noncontig(M, rng, (4, 3), "int64", 0, 1), 1, True, True, True), {}),
+    tags=NO_META,
+)
+add(
+    "unique_dim_zero_selected",
+    "unique_dim",
+    lambda M, rng: ((tensor(M, np.zeros((0, 3), np.float32)), 0, True, True, True), {}),
+    tags=NO_META,
+)
+add(
+    "unique_dim_zero_selected_last",
+    "unique_dim",
+    lambda M, rng: ((tensor(M, np.zeros((3, 0), np.int64)), -1, True, True, True), {}),
+    tags=NO_META,
+)
+add(
+    "unique_dim_err_zero_unselected",
+    "unique_dim",
+    lambda M, rng: ((tensor(M, np.zeros((0, 3), np.float32)), 1), {}),
+)
+add(
+    "unique_dim_err_two_zero",
+    "unique_dim",
+    lambda M, rng: ((tensor(M, np.zeros((0, 0), np.float32)), 0), {}),
+)
+add("unique_dim_err_0d", "unique_dim", lambda M, rng: ((_scalar(M, 3, "int64"), 0), {}))
+add("unique_dim_err_range", "unique_dim", lambda M, rng: ((_few(M, rng, (2, 2), "int64"), 2), {}))
+add(
+    "unique_dim_err_complex",
+    "unique_dim",
+    lambda M, rng: ((rand(M, rng, (2, 2), "complex64"), 0), {}),
+)
+add(
+    "unique_dim_out",
+    "unique_dim.out",
+    lambda M, rng: (
+        (_few(M, rng, (3, 4), "int64", 0, 1), 1, True, True, True),
+        {"out0": _long_out(M, 0), "out1": _long_out(M, 0), "out2": _long_out(M, 0)},
+    ),
+    tags=NO_META,
+)
+
+# unique_consecutive / unique_dim_consecutive
+for _inv, _cnt in ((False, False), (True, False), (False, True), (True, True)):
+    add(
+        f"unique_consecutive_flags_{int(_inv)}{int(_cnt)}",
+        "unique_consecutive",
+        lambda M, rng, i=_inv, c=_cnt: ((_few(M, rng, (3, 4), "int64", 0, 1), i, c), {}),
+        tags=NO_META,
+    )
+for _dt in ("bool", "uint8", "int8", "float16", "bfloat16", "float64"):
+    add(
+        f"unique_consecutive_dtype_{_dt}",
+        "unique_consecutive",
+        lambda M, rng, d=_dt: ((_few(M, rng, (10,), d, 0, 1), True, True), {}),
+        tags=NO_META,
+    )
+add(
+    "unique_consecutive_nan",
+    "unique_consecutive",
+    lambda M, rng: ((_vals(M, [np.nan, np.nan, 1.0, 1.0, -0.0, 0.0]), True, True), {}),
+    tags=NO_META,
+)
+add(
+    "unique_consecutive_empty",
+    "unique_consecutive",
+    lambda M, rng: ((tensor(M, np.zeros((0, 3), np.float32)), True, True), {}),
+    tags=NO_META,
+)
+add(
+    "unique_consecutive_0d",
+    "unique_consecutive",
+    lambda M, rng: ((_scalar(M, 4.0, "float32"), True, True), {}),
+    tags=NO_META,
+)
+add(
+    "unique_consecutive_nc",
+    "unique_consecutive",
+    lambda M, rng: ((noncontig(M, rng, (4, 3), "int64", 0, 1), True, True), {}),
+    tags=NO_META,
+)
+add(
+    "unique_consecutive_dim0_1d",
+    "unique_consecutive",
+    lambda M, rng: ((_vals(M, [1, 1, 2, 2, 1], "int64"), False, False, 0), {}),
+    tags=NO_META,
+)
+add(
+    "unique_consecutive_dim_neg_1d",
+    "unique_consecutive",
+    lambda M, rng: ((_vals(M, [1, 1, 2, 2, 1], "int64"), False, False, -1), {}),
+    tags=NO_META,
+)
+add(
+    "unique_consecutive_dim0_2d",
+    "unique_consecutive",
+    lambda M, rng: ((_vals(M, [[1, 1], [1, 1], [2, 2], [1, 1]]), True, True, 0), {}),
+    tags=NO_META,
+)
+add(
+    "unique_consecutive_dim1_3d",
+    "unique_consecutive",
+    lambda M, rng: ((_few(M, rng, (2, 6, 2), "int64", 0, 1), True, True, 1), {}),
+    tags=NO_META,
+)
+add(
+    "unique_consecutive_err_complex",
+    "unique_consecutive",
+    lambda M, rng: ((rand(M, rng, (3,), "complex64"),), {}),
+)
+add(
+    "unique_consecutive_err_dim",
+    "unique_consecutive",
+    lambda M, rng: ((_few(M, rng, (2, 3), "int64"), False, False, 2), {}),
+)
+add(
+    "unique_consecutive_out",
+    "unique_consecutive.out",
+    lambda M, rng: (
+        (_few(M, rng, (8,), "int64", 0, 1), True, True),
+        {"out0": _long_out(M, 0), "out1": _long_out(M, 0), "out2": _long_out(M, 0)},
+    ),
+    tags=NO_META,
+)
+add(
+    "unique_dim_consecutive_basic",
+    "unique_dim_consecutive",
+    lambda M, rng: ((_vals(M, [[1, 2], [1, 2], [0, 0], [1, 2]], "int64"), 0, True, True), {}),
+    tags=NO_META,
+)
+add(
+    "unique_dim_consecutive_dim1",
+    "unique_dim_consecutive",
+    lambda M, rng: ((_few(M, rng, (2, 7), "float32", 0, 1), 1), {}),
+    tags=NO_META,
+)
+
+# bincount
+for _dt in _NP_INT:
+    add(
+        f"bincount_dtype_{_dt}",
+        "bincount",
+        lambda M, rng, d=_dt: ((_few(M, rng, (12,), d, 0, 6),), {}),
+        tags=NO_META,
+    )
+for _dt in (*ALL_DTYPES, "complex64"):
+    add(
+        f"bincount_weights_{_dt}",
+        "bincount",
+        lambda M, rng, d=_dt: (
+            (
+                _few(M, rng, (10,), "int64", 0, 5),
+                rand(M, rng, (10,), d, -2, 2) if d != "bool" else _few(M, rng, (10,), d),
+            ),
+            {},
+        ),
+        tags=NO_META,
+    )
+add(
+    "bincount_minlength",
+    "bincount",
+    lambda M, rng: ((_few(M, rng, (6,), "int64", 0, 3), None, 9), {}),
+    tags=NO_META,
+)
+add(
+    "bincount_minlength_small",
+    "bincount",
+    lambda M, rng: ((_few(M, rng, (6,), "int64", 0, 5),), {"minlength": 2}),
+    tags=NO_META,
+)
+add(
+    "bincount_nc",
+    "bincount",
+    lambda M, rng: ((noncontig(M, rng, (7,), "int32", 0, 4), noncontig(M, rng, (7,))), {}),
+    tags=NO_META,
+)
+add(
+    "bincount_empty",
+    "bincount",
+    lambda M, rng: ((tensor(M, np.zeros(0, np.int64)),), {"minlength": 3}),
+    tags=NO_META,
+)
+add(
+    "bincount_empty_weights",
+    "bincount",
+    lambda M, rng: ((tensor(M, np.zeros(0, np.int64)), tensor(M, np.zeros(0)), 2), {}),
+    tags=NO_META,
+)
+add(
+    "bincount_empty_nominlength",
+    "bincount",
+    lambda M, rng: ((tensor(M, np.zeros(0, np.uint8)),), {}),
+    tags=NO_META,
+)
+add(
+    "bincount_err_minlength",
+    "bincount",
+    lambda M, rng: ((_few(M, rng, (4,), "int64", 0, 3),), {"minlength": -1}),
+)
+add(
+    "bincount_err_negative",
+    "bincount",
+    lambda M, rng: ((_vals(M, [1, -1, 2], "int64"),), {}),
+)
+add(
+    "bincount_err_negative_int8",
+    "bincount",
+    lambda M, rng: ((_vals(M, [1, 0, -3], "int8"),), {}),
+)
+add("bincount_err_2d", "bincount", lambda M, rng: ((_few(M, rng, (2, 3), "int64", 0, 3),), {}))
+add("bincount_err_0d", "bincount", lambda M, rng: ((_scalar(M, 2, "int64"),), {}))
+add(
+    "bincount_err_empty_2d",
+    "bincount",
+    lambda M, rng: ((tensor(M, np.zeros((0, 2), np.int64)),), {}),
+)
+add("bincount_err_float", "bincount", lambda M, rng: ((rand(M, rng, (3,), "float32", 0, 3),), {}))
+add("bincount_err_bool", "bincount", lambda M, rng: ((_few(M, rng, (3,), "bool"),), {}))
+add(
+    "bincount_err_weights_len",
+    "bincount",
+    lambda M, rng: ((_few(M, rng, (4,), "int64", 0, 3), rand(M, rng, (3,))), {}),
+)
+add(
+    "bincount_err_weights_2d",
+    "bincount",
+    lambda M, rng: ((_few(M, rng, (2,), "int64", 0, 3), rand(M, rng, (1, 2))), {}),
+)
+add(
+    "bincount_err_overflow",
+    "bincount",
+    lambda M, rng: ((_vals(M, [0, 2**63 - 1], "int64"),), {}),
+)
+add(
+    "bincount_out",
+    "bincount.out",
+    lambda M, rng: ((_few(M, rng, (8,), "int64", 0, 4),), {"out": _long_out(M, 0)}),
+    tags=NO_META,
+)
+add(
+    "bincount_out_weights",
+    "bincount.out",
+    lambda M, rng: (
+        (_few(M, rng, (5,), "int64", 0, 4), rand(M, rng, (5,))),
+        {"out": M.empty(0)},
+    ),
+    tags=NO_META,
+)
+add(
+    "bincount_out_err_dtype",
+    "bincount.out",
+    lambda M, rng: ((_few(M, rng, (5,), "int64", 0, 4),), {"out": M.empty(0)}),
+    tags=NO_META,
+)
+
+# equal
+_EQUAL_CASES = {
+    "same": lambda M, rng, a: (a, a.clone()),
+    "alias": lambda M, rng, a: (a, a),
+    "differ": lambda M, rng, a: (a, a + 1),
+    "shape": lambda M, rng, a: (a, a.reshape(4, 3)),
+    "promote": lambda M, rng, a: (a, a.to(M.float64)),
+    "nc": lambda M, rng, a: (a.t().contiguous().t(), a),
+}
+for _name, _mk in _EQUAL_CASES.items():
+    add(
+        f"equal_{_name}",
+        "equal",
+        lambda M, rng, f=_mk: (f(M, rng, _few(M, rng, (3, 4), "int64")), {}),
+        tags=NO_META,
+    )
+for _dt in (*ALL_DTYPES, "complex64"):
+    add(
+        f"equal_dtype_{_dt}",
+        "equal",
+        lambda M, rng, d=_dt: ((lambda a: (a, a.clone()))(_few(M, rng, (5,), d, -1, 1)), {}),
+        tags=NO_META,
+    )
+add(
+    "equal_nan",
+    "equal",
+    lambda M, rng: ((_vals(M, [1.0, np.nan]), _vals(M, [1.0, np.nan])), {}),
+    tags=NO_META,
+)
+add(
+    "equal_nan_alias",
+    "equal",
+    lambda M, rng: ((lambda a: (a, a))(_vals(M, [1.0, np.nan])), {}),
+    tags=NO_META,
+)
+add(
+    "equal_negzero",
+    "equal",
+    lambda M, rng: ((_vals(M, [0.0, 1.0]), _vals(M, [-0.0, 1.0])), {}),
+    tags=NO_META,
+)
+add(
+    "equal_empty",
+    "equal",
+    lambda M, rng: ((tensor(M, np.zeros((0, 2))), tensor(M, np.zeros((0, 2), np.float32))), {}),
+    tags=NO_META,
+)
+add(
+    "equal_empty_shapes",
+    "equal",
+    lambda M, rng: ((tensor(M, np.zeros((0, 2))), tensor(M, np.zeros((2, 0)))), {}),
+    tags=NO_META,
+)
+add(
+    "equal_0d",
+    "equal",
+    lambda M, rng: ((_scalar(M, 3, "int64"), _scalar(M, 3.0, "float64")), {}),
+    tags=NO_META,
+)
+add(
+    "equal_no_broadcast",
+    "equal",
+    lambda M, rng: ((_vals(M, [1.0, 1.0]), _scalar(M, 1.0, "float32")), {}),
+    tags=NO_META,
+)
+add(
+    "equal_bool_int",
+    "equal",
+    lambda M, rng: ((tensor(M, np.array([True, False])), _vals(M, [1, 0], "int64")), {}),
+    tags=NO_META,
+)
+add(
+    "equal_uint8_int8",
+    "equal",
+    lambda M, rng: ((_vals(M, [255, 1], "uint8"), _vals(M, [-1, 1], "int8")), {}),
+    tags=NO_META,
+)
+add(
+    "equal_int_float_rounding",
+    "equal",
+    lambda M, rng: ((_vals(M, [16777217], "int64"), _vals(M, [16777216.0], "float32")), {}),
+    tags=NO_META,
+)

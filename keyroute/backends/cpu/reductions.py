@@ -438,7 +438,7 @@ def logsumexp(self: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
             return _wrap(np.log(_add(np.exp(a), axis, None, None, keepdim)), dt)
         m = _max(a.real if a.dtype.kind == "c" else a, axis, None, None, True)
         # Infinite maxima would give inf - inf: shift by 0 there, as PyTorch does.
-        m[np.isinf(m)] = 0
+        m = np.where(np.isinf(m), 0, m)  # (a 0-d input's maximum is a NumPy scalar)
         s = _add(np.exp(a - m), axis, None, None, keepdim)
         r = np.log(s) + (m if keepdim else m.reshape(np.shape(s)))
     return _wrap(r, dt, self._data)
