@@ -105,6 +105,40 @@ _conv("conv1d", 1)
 _conv("conv2d", 2)
 
 
+def _conv_transpose(name: str, nsp: int) -> None:
+    target = aten.conv_transpose1d.default if nsp == 1 else getattr(aten, name).input
+
+    def fn(
+        input: Tensor,
+        weight: Tensor,
+        bias: Tensor | None = None,
+        stride: Any = 1,
+        padding: Any = 0,
+        output_padding: Any = 0,
+        groups: int = 1,
+        dilation: Any = 1,
+    ) -> Tensor:
+        return target(
+            input,
+            weight,
+            bias,
+            _int_list(stride, nsp),
+            _int_list(padding, nsp),
+            _int_list(output_padding, nsp),
+            groups,
+            _int_list(dilation, nsp),
+        )
+
+    fn.__name__ = name
+    fn.__doc__ = f"torch.{name} (aten::{name}{'' if nsp == 1 else '.input'})."
+    function(fn)
+
+
+_conv_transpose("conv_transpose1d", 1)
+_conv_transpose("conv_transpose2d", 2)
+_conv_transpose("conv_transpose3d", 3)
+
+
 @function
 def convolution(
     input: Tensor,

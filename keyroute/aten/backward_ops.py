@@ -5,15 +5,23 @@ tanh with dedicated operators (`threshold_backward`, `_log_softmax_backward_data
 dispatch mode sees those calls in a backward pass. keyroute defines the same operators: one
 NumPy pass each on CPU instead of a chain of elementwise calls, and the same op log as PyTorch.
 Their own derivatives (double backward) are in autograd/derivatives.py.
+
+`_scaled_dot_product_flash_attention_for_cpu_backward` is the CPU flash attention's backward:
+one operator for the three gradients, checked in the order PyTorch's kernel checks.
 """
 
 from __future__ import annotations
 
-from ..tensor.dtype import to_dtype
+from collections.abc import Sequence
+from typing import Any
+
+from ..tensor.dtype import float32, to_dtype
+from . import _shape
 from ._define import meta
 from ._meta_util import check, elementwise, new_meta, shape_of
 from ._promotion import result_type
 from ._variants import out_variant
+from .core import expand_geometry
 
 __all__: list[str] = []
 
@@ -71,6 +79,114 @@ def nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index
         f"{list(shape_of(total_weight))} ({total_weight.numel()} elements)",
     )
     return new_meta(shape_of(self), self._dtype)
+
+
+# ----------------------------------------------------------------------------- flash attention
+
+
+def _size(shape: Sequence[int], d: int) -> int:
+    """Tensor.size(d), with PyTorch's IndexError for a missing dimension."""
+    if not shape:
+        raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
+    return shape[_shape.wrap_dim(d, len(shape))]
+
+
+def _transposed_12(t: Any) -> list[int]:
+    """The sizes of t.transpose(1, 2) (IndexError when t lacks those dimensions)."""
+    s = list(shape_of(t))
+    a, b = _shape.wrap_dim(1, len(s)), _shape.wrap_dim(2, len(s))
+    s[a], s[b] = s[b], s[a]
+    return s
+
+
+def _permuted_strides(sizes_t: Sequence[int]) -> tuple[int, ...]:
+    """zeros(sizes_t).transpose(1, 2): contiguous over (B, L, H, E), seen as (B, H, L, E)."""
+    strides = [0] * len(sizes_t)
+    acc = 1
+    for i in range(len(sizes_t) - 1, -1, -1):
+        strides[i] = acc
+        acc *= max(sizes_t[i], 1)
+    strides[1], strides[2] = strides[2], strides[1]
+    return tuple(strides)
+
+
+def flash_mask_4d(
+    attn_mask: Any, batch: int, num_head: int, q_len: int, kv_len: int
+) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """reshape_attn_mask_to_4d: the mask as (B or 1, H or 1, L, S), its view then expand
+    geometry (None for an empty mask, which the kernel ignores)."""
+    m = shape_of(attn_mask)
+    numel = 1
+    for d in m:
+        numel *= d
+    if not numel:
+        return None
+    s0 = s1 = 1
+    if len(m) == 4:
+        s0 = batch if m[0] == batch else 1
+        s1 = num_head if m[1] == num_head else 1
+    view = _shape.infer_size([s0, s1, _size(m, -2), _size(m, -1)], numel)
+    stride = _shape.compute_view_stride(m, attn_mask.stride(), view)
+    check(
+        stride is not None,
+        "view size is not compatible with input tensor's size and stride (at least one "
+        "dimension spans across two contiguous subspaces). Use .reshape(...) instead.",
+    )
+    return expand_geometry(view, stride, [s0, s1, q_len, kv_len])
+
+
+_MASK_DTYPES = ("Bool", "Float", "Double", "BFloat16", "Half")
+
+
+@meta(
+    "_scaled_dot_product_flash_attention_for_cpu_backward(Tensor grad_out, Tensor query, Tensor "
+    "key, Tensor value, Tensor out, Tensor logsumexp, float dropout_p, bool is_causal, *, "
+    "Tensor? attn_mask=None, float? scale=None) -> (Tensor grad_query, Tensor grad_key, Tensor "
+    "grad_value)"
+)
+def _scaled_dot_product_flash_attention_for_cpu_backward(
+    grad_out,
+    query,
+    key,
+    value,
+    out,
+    logsumexp,
+    dropout_p,
+    is_causal,
+    *,
+    attn_mask=None,
+    scale=None,
+):
+    # The kernel works on the (B, L, H, E) views: transpose(1, 2) of every tensor argument.
+    _transposed_12(grad_out)
+    q_t, k_t, v_t = _transposed_12(query), _transposed_12(key), _transposed_12(value)
+    _transposed_12(out)
+    _transposed_12(logsumexp)
+    dt = query._dtype
+    if dt.category != 2 or dt.itemsize == 1:
+        raise NotImplementedError(f"\"flash_attention_backward\" not implemented for '{dt._short}'")
+    if attn_mask is not None and attn_mask._dtype._short not in _MASK_DTYPES:
+        raise NotImplementedError(
+            f"\"flash_attention_mask_backward\" not implemented for '{attn_mask._dtype._short}'"
+        )
+    check(
+        _size(q_t, 3) == _size(v_t, 3) and _size(k_t, 3) == _size(v_t, 3),
+        "scaled_dot_product_attention_flash_attention_backward: Q/K/V should have the same head "
+        "size",
+    )
+    if attn_mask is not None:
+        flash_mask_4d(attn_mask, q_t[0], q_t[2], q_t[1], v_t[1])
+    # The data pointers the kernel takes, in its order: scalar_t for all but the logsumexp.
+    accum = float32 if dt.itemsize == 2 else dt
+    for t, want in ((key, dt), (value, dt), (grad_out, dt), (out, dt), (logsumexp, accum)):
+        check(
+            t._dtype is want,
+            f"expected scalar type {want._short} but found {t._dtype._short}",
+        )
+    return tuple(
+        new_meta(shape_of(t), t._dtype, _permuted_strides(s))
+        for t, s in ((query, q_t), (key, k_t), (value, v_t))
+    )
 
 
 out_variant(

@@ -5,9 +5,9 @@ _scaled_dot_product_flash_attention_for_cpu, nll_loss_forward, nll_loss2d_forwar
 binary_cross_entropy, convolution, max_pool2d_with_indices, avg_pool2d, _adaptive_avg_pool2d,
 constant_pad_nd) have meta functions with PyTorch's checks. The CompositeImplicitAutograd ops
 (layer_norm, rms_norm, dropout, scaled_dot_product_attention and its math path, nll_loss,
-nll_loss2d, nll_loss_nd, cross_entropy_loss, conv1d, conv2d, max_pool1d/2d, avg_pool1d,
-adaptive_avg_pool2d, pad, one_hot) decompose as PyTorch's C++ does, so a TorchDispatchMode
-logs the same aten calls.
+nll_loss2d, nll_loss_nd, cross_entropy_loss, conv1d, conv2d, conv_transpose1d/2d/3d,
+max_pool1d/2d, avg_pool1d, adaptive_avg_pool2d, pad, one_hot) decompose as PyTorch's C++
+does, so a TorchDispatchMode logs the same aten calls.
 """
 
 from __future__ import annotations
@@ -854,6 +854,81 @@ exact_out_variant(
 # ----------------------------------------------------------------------------- convolution
 
 
+# Legacy tensor type names (Tensor.type()) in the oneDNN path's dtype errors.
+_LEGACY_TYPE = {
+    "float32": "torch.FloatTensor",
+    "float64": "torch.DoubleTensor",
+    "float16": "torch.HalfTensor",
+    "bfloat16": "CPUBFloat16Type",
+    "int64": "torch.LongTensor",
+    "int32": "torch.IntTensor",
+    "int16": "torch.ShortTensor",
+    "int8": "torch.CharTensor",
+    "uint8": "torch.ByteTensor",
+    "bool": "torch.BoolTensor",
+}
+
+
+def _legacy_type(dt: Any) -> str:
+    return _LEGACY_TYPE.get(dt.name, dt.name)
+
+
+def _conv_param_types(input: Tensor, weight: Tensor, bias: Any) -> None:
+    """check_input_same_type_as_parameters: float16/bfloat16 inputs take the oneDNN path, which
+    checks the weight's and bias's dtypes before any shape check of the kernel."""
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and t._dtype is not input._dtype:
+            raise RuntimeError(
+                f"Input type ({_legacy_type(input._dtype)}) and {name} type "
+                f"({_legacy_type(t._dtype)}) should be the same or input should be a MKLDNN "
+                f"tensor and {name} is a dense tensor"
+            )
+
+
+def _conv_transpose_checks(
+    ishape: Sequence[int],
+    wshape: Sequence[int],
+    stride: Sequence[int],
+    padding: Sequence[int],
+    dilation: Sequence[int],
+    output_padding: Sequence[int],
+) -> list[int]:
+    """slow_conv_transpose{2,3}d's shape check (a 1-d convolution is viewed as 2-d, a unit
+    height first); returns the output's spatial sizes."""
+    nsp = len(wshape) - 2
+    names = ("depth", "height", "width") if nsp == 3 else ("height", "width")
+    lead = [0] * (len(names) - nsp)  # the 2-d view of a 1-d convolution: height 1, stride 1
+
+    def view(v: Sequence[int], fill: int) -> list[int]:
+        return [fill] * len(lead) + list(v)
+
+    op_, st, dl = view(output_padding, 0), view(stride, 1), view(dilation, 1)
+    if not all(o < s or o < d for o, s, d in zip(op_, st, dl)):
+        parts = [f"output_padding_{n}: {v}" for n, v in zip(names, op_)]
+        parts += [f"stride_{n}: {v}" for n, v in zip(names, st)]
+        parts += [f"dilation_{n}: {v}" for n, v in zip(names, dl)]
+        raise RuntimeError(
+            "output padding must be smaller than either stride or dilation, but got "
+            + " ".join(parts)
+        )
+    out = [
+        (ishape[i + 2] - 1) * stride[i]
+        - 2 * padding[i]
+        + dilation[i] * (wshape[i + 2] - 1)
+        + 1
+        + output_padding[i]
+        for i in range(nsp)
+    ]
+    if any(o < 1 for o in out):
+        sizes = view(ishape[2:], 1)
+        outs = view(out, 1)
+        raise RuntimeError(
+            f"Given input size per channel: ({' x '.join(map(str, sizes))}). Calculated output "
+            f"size per channel: ({' x '.join(map(str, outs))}). Output size is too small"
+        )
+    return out
+
+
 def conv_output_shape(
     input: Tensor,
     weight: Tensor,
@@ -908,7 +983,35 @@ def conv_output_shape(
         f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, but "
         f"got weight of size [{wshape}] instead",
     )
-    check(not transposed, "keyroute: transposed convolution is not implemented")
+    if transposed:
+        check(
+            ishape[1] == wshape[0],
+            f"Given transposed=1, weight of size {wshape}, expected input{list(ishape)} to have "
+            f"{wshape[0]} channels, but got {ishape[1]} channels instead",
+        )
+        cout = wshape[1] * groups
+        check(
+            bias is None or (bias.dim() == 1 and shape_of(bias)[0] == cout),
+            f"Given transposed=1, weight of size {wshape}, expected bias to be "
+            f"1-dimensional with {cout} elements, but got bias of size "
+            f"{list(shape_of(bias))} instead",
+        )
+        dt = input._dtype
+        if dt.category == 2 and dt.itemsize == 2:
+            _conv_param_types(input, weight, bias)
+        out_sp = _conv_transpose_checks(ishape, wshape, stride, padding, dilation, output_padding)
+        if dt.category != 2 and dt is not int64:
+            _not_implemented(f"slow_conv_transpose{3 if nsp == 3 else 2}d_out_cpu", dt)
+        check(
+            weight._dtype is dt,
+            f"expected scalar type {dt._short} but found {weight._dtype._short}",
+        )
+        if bias is not None and dt.category != 2 and bias._dtype.category >= 2:
+            raise RuntimeError(
+                f"result type {bias._dtype._short} can't be cast to the desired output type "
+                f"{dt._short}"
+            )
+        return (ishape[0], cout, *out_sp)
     check(
         ishape[1] == wshape[1] * groups,
         f"Given groups={groups}, weight of size {wshape}, expected input{list(ishape)} to have "
@@ -928,6 +1031,8 @@ def conv_output_shape(
             f"size: ({' x '.join(map(str, k_sz))}). Kernel size can't be greater than actual "
             f"input size"
         )
+    if input._dtype.category == 2 and input._dtype.itemsize == 2:
+        _conv_param_types(input, weight, bias)
     check(
         weight._dtype is input._dtype,
         f"expected scalar type {input._dtype._short} but found {weight._dtype._short}",
@@ -1085,6 +1190,89 @@ def conv1d(input, weight, bias=None, stride=(1,), padding=(0,), dilation=(1,), g
 )
 def conv1d_padding(input, weight, bias=None, stride=(1,), padding="valid", dilation=(1,), groups=1):
     return _conv_nd(input, weight, bias, stride, padding, dilation, groups, 1, "conv1d")
+
+
+def _list(v: Any, n: int) -> list[int]:
+    """A SymInt[n] argument as the arg parser hands it on: an int repeated n times, a list as
+    it is (aten::convolution expands a single value)."""
+    return [int(v)] * n if isinstance(v, int) else [int(x) for x in v]
+
+
+def _conv_transpose_nd(input, weight, bias, stride, padding, output_padding, groups, dilation, nsp):
+    # at::native::conv_transpose{1,2,3}d: batchify, then one aten::convolution (transposed).
+    x, batched = _batchify(input, nsp, f"conv_transpose{nsp}d")
+    out = op("convolution")(
+        x,
+        weight,
+        bias,
+        _list(stride, nsp),
+        _list(padding, nsp),
+        _list(dilation, nsp),
+        True,
+        _list(output_padding, nsp),
+        groups,
+    )
+    return out if batched else op("squeeze.dim")(out, 0)
+
+
+@composite(
+    "conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=[1], "
+    "SymInt[1] padding=[0], SymInt[1] output_padding=[0], SymInt groups=1, SymInt[1] "
+    "dilation=[1]) -> Tensor"
+)
+def conv_transpose1d(
+    input,
+    weight,
+    bias=None,
+    stride=(1,),
+    padding=(0,),
+    output_padding=(0,),
+    groups=1,
+    dilation=(1,),
+):
+    return _conv_transpose_nd(
+        input, weight, bias, stride, padding, output_padding, groups, dilation, 1
+    )
+
+
+@composite(
+    "conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=[1, "
+    "1], SymInt[2] padding=[0, 0], SymInt[2] output_padding=[0, 0], SymInt groups=1, SymInt[2] "
+    "dilation=[1, 1]) -> Tensor"
+)
+def conv_transpose2d(
+    input,
+    weight,
+    bias=None,
+    stride=(1, 1),
+    padding=(0, 0),
+    output_padding=(0, 0),
+    groups=1,
+    dilation=(1, 1),
+):
+    return _conv_transpose_nd(
+        input, weight, bias, stride, padding, output_padding, groups, dilation, 2
+    )
+
+
+@composite(
+    "conv_transpose3d.input(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=[1, "
+    "1, 1], SymInt[3] padding=[0, 0, 0], SymInt[3] output_padding=[0, 0, 0], SymInt groups=1, "
+    "SymInt[3] dilation=[1, 1, 1]) -> Tensor"
+)
+def conv_transpose3d(
+    input,
+    weight,
+    bias=None,
+    stride=(1, 1, 1),
+    padding=(0, 0, 0),
+    output_padding=(0, 0, 0),
+    groups=1,
+    dilation=(1, 1, 1),
+):
+    return _conv_transpose_nd(
+        input, weight, bias, stride, padding, output_padding, groups, dilation, 3
+    )
 
 
 # ----------------------------------------------------------------------------- pooling

@@ -1890,29 +1890,67 @@ def _native_dropout(grads, p, train, result1):
     "ScaledDotProductFlashAttentionForCpuBackward0",
     inputs=("query", "key", "value"),
     n_outputs=2,
-    save=("query", "key", "value", "is_causal", "attn_mask", "scale", "result1"),
-)
-def _sdpa_flash(grads, query, key, value, is_causal, attn_mask, scale, result1):
-    grad = grads[0]
-    d = query.shape[-1]
-    sc = scale if scale is not None else 1.0 / math.sqrt(d)
-    s = A.mul.Scalar(A.matmul.default(query, A.transpose.int(key, -2, -1)), sc)
-    if attn_mask is not None:
-        if attn_mask._dtype is bool_:
-            s = A.masked_fill.Scalar(s, A.logical_not.default(attn_mask), float("-inf"))
-        else:
-            s = A.add.Tensor(s, attn_mask)
-    if is_causal:
-        lq, lk = s.shape[-2], s.shape[-1]
-        causal = A.tril.default(A.ones.default([lq, lk], dtype=bool_))
-        s = A.masked_fill.Scalar(s, A.logical_not.default(causal), float("-inf"))
-    p = A.exp.default(A.sub.Tensor(s, A.unsqueeze.default(result1, -1)))
-    dv = A.matmul.default(A.transpose.int(p, -2, -1), grad)
-    dp = A.matmul.default(grad, A.transpose.int(value, -2, -1))
-    ds = A.mul.Tensor(p, A.sub.Tensor(dp, A.sum.dim_IntList(A.mul.Tensor(dp, p), [-1], True)))
-    dq = A.mul.Scalar(A.matmul.default(ds, key), sc)
-    dk = A.mul.Scalar(A.matmul.default(A.transpose.int(ds, -2, -1), query), sc)
-    return dq, dk, dv
+    save=(
+        "query", "key", "value", "dropout_p", "is_causal", "attn_mask", "scale", "result0",
+        "result1",
+    ),
+)  # fmt: skip
+def _sdpa_flash(grads, query, key, value, dropout_p, is_causal, attn_mask, scale, result0, result1):
+    # PyTorch's formula: the fused CPU backward, one operator for the three gradients (it
+    # recomputes the probabilities from the saved logsumexp).
+    return A._scaled_dot_product_flash_attention_for_cpu_backward.default(
+        grads[0], query, key, value, result0, result1, dropout_p, is_causal,
+        attn_mask=attn_mask, scale=scale,
+    )  # fmt: skip
+
+
+def _register_not_implemented(name: str) -> None:
+    """Outputs of aten `name` get PyTorch's NotImplemented node: PyTorch's autograd has no
+    formula for it, so a backward through it (a double backward) raises."""
+    from ..dispatcher.keys import DispatchKey
+    from ..dispatcher.keyset import REQUIRES_GRAD_BIT, full_after_bits
+    from ..dispatcher.operator import LayerKernel
+    from ..dispatcher.tls import redispatch_below_ad_inplace_or_view
+    from ..dispatcher.tls import state as tls
+    from ..library import Library
+    from .graph import Node, gradient_edge, set_history
+
+    op = getattr(A, name).default
+    qualified = op.qualified_name()
+    after = full_after_bits(DispatchKey.AutogradOther)
+
+    class NotImplemented(Node):  # noqa: A001 - PyTorch's node name
+        _name = "NotImplemented"
+
+        def name(self) -> str:
+            return "torch::autograd::NotImplemented"
+
+        def apply(self, grads: list[Any]) -> tuple[Any, ...]:
+            raise RuntimeError(f"derivative for {qualified} is not implemented")
+
+    class Kernel(LayerKernel):
+        def passthrough(self, ks: int) -> int | None:
+            return ks & after if not ks & REQUIRES_GRAD_BIT else None
+
+        def __call__(self, keyset: Any, *args: Any, **kwargs: Any) -> Any:
+            out = redispatch_below_ad_inplace_or_view(op, keyset.repr_ & after, args, kwargs)
+            needs = [
+                t
+                for t in (*args, *kwargs.values())
+                if hasattr(t, "_ks") and t._ks & REQUIRES_GRAD_BIT
+            ]
+            if needs and tls.s.grad_enabled:
+                # As PyTorch's fallback: edges to the inputs that require grad, in order.
+                node = NotImplemented(tuple(gradient_edge(t) for t in needs))
+                for i, t in enumerate(out):
+                    if t._dtype.category >= 2:
+                        set_history(t, node, i)
+            return out
+
+    Library._internal("aten", "IMPL").impl(op, Kernel(), "Autograd", with_keyset=True)
+
+
+_register_not_implemented("_scaled_dot_product_flash_attention_for_cpu_backward")
 
 
 @derivative(

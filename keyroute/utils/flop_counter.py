@@ -5,7 +5,9 @@ PyTorch 2.13's torch.utils.flop_counter, formula for formula: a (m,k)x(k,n) prod
 prod(kernel) * prod(output spatial) (input spatial when transposed), its backward the two
 convolutions it amounts to; attention the two batched products (five in backward). Other
 operators count 0, as in PyTorch: that includes the CPU flash-attention kernel
-(`_scaled_dot_product_flash_attention_for_cpu`), which PyTorch's registry has no formula for.
+(`_scaled_dot_product_flash_attention_for_cpu`) and its fused backward
+(`_scaled_dot_product_flash_attention_for_cpu_backward`), which PyTorch's registry has no
+formula for.
 
 Counts are kept per module (ModuleTracker: "Global", "Net", "Net.blocks.0", ...) and per
 operator packet, printed as PyTorch prints them ('aten.mm'); the inner dicts are keyed by that

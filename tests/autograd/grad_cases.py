@@ -335,6 +335,21 @@ CASES["sdpa_causal"] = lambda M, rng: (
     (t(M, rng, 1, 2, 4, 4), t(M, rng, 1, 2, 4, 4), t(M, rng, 1, 2, 4, 4), 0.0, True),
     {},
 )
+CASES["sdpa_causal_wide"] = lambda M, rng: (  # L < S: the causal mask is top-left aligned
+    "_scaled_dot_product_flash_attention_for_cpu",
+    (t(M, rng, 2, 2, 3, 4), t(M, rng, 2, 2, 5, 4), t(M, rng, 2, 2, 5, 4), 0.0, True),
+    {},
+)
+CASES["sdpa_mask_scale"] = lambda M, rng: (
+    "_scaled_dot_product_flash_attention_for_cpu",
+    (t(M, rng, 1, 2, 3, 4), t(M, rng, 1, 2, 5, 4), t(M, rng, 1, 2, 5, 4)),
+    {"attn_mask": t(M, rng, 1, 2, 3, 5, grad=False), "scale": 0.7},
+)
+CASES["sdpa_gqa_causal"] = lambda M, rng: (  # 4 query heads over 2 key/value heads
+    "_scaled_dot_product_flash_attention_for_cpu",
+    (t(M, rng, 1, 4, 5, 4), t(M, rng, 1, 2, 5, 4), t(M, rng, 1, 2, 5, 4), 0.0, True),
+    {"attn_mask": t(M, rng, 5, 5, grad=False)},
+)
 case("max_pool2d_with_indices")(lambda M, rng: ((t(M, rng, 1, 2, 4, 4), [2, 2]), {}))
 case("avg_pool2d")(lambda M, rng: ((t(M, rng, 1, 2, 5, 5), [3, 3], [2, 2], [1, 1]), {}))
 case("_adaptive_avg_pool2d")(lambda M, rng: ((t(M, rng, 1, 2, 5, 4), [2, 3]), {}))
@@ -353,6 +368,27 @@ case("convolution")(
         ),
         {},
     )
+)
+# transposed convolution: stride, padding, output_padding, dilation, groups; 1-d without bias
+CASES["convolution_transposed"] = lambda M, rng: (
+    "convolution",
+    (
+        t(M, rng, 2, 4, 3, 3),
+        t(M, rng, 4, 2, 3, 2),
+        t(M, rng, 4),
+        [2, 1],
+        [1, 0],
+        [1, 2],
+        True,
+        [1, 1],
+        2,
+    ),
+    {},
+)
+CASES["convolution_transposed_1d"] = lambda M, rng: (
+    "convolution",
+    (t(M, rng, 2, 3, 4), t(M, rng, 3, 2, 3), None, [2], [1], [1], True, [1], 1),
+    {},
 )
 # backward operators (double backward)
 case("threshold_backward")(lambda M, rng: ((t(M, rng, 3, 4), t(M, rng, 3, 4), 0.25), {}))

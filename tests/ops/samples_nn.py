@@ -582,6 +582,362 @@ _add(
     ),
 )
 
+
+# Transposed convolution: weight (Cin, Cout / groups, *k); output_padding below stride or dilation.
+
+
+def _convt_args(
+    x: Any,
+    w: Any,
+    b: Any = None,
+    stride: Any = (1, 1),
+    padding: Any = (0, 0),
+    output_padding: Any = (0, 0),
+    dilation: Any = (1, 1),
+    groups: int = 1,
+) -> Make:
+    return mk(
+        x, w, b, list(stride), list(padding), list(dilation), True, list(output_padding), groups
+    )
+
+
+_add("convolution-t-2d", _CONV, _convt_args(T((1, 2, 4, 4)), T((2, 3, 3, 3))))
+_add("convolution-t-2d-bias", _CONV, _convt_args(T((2, 2, 4, 4)), T((2, 3, 3, 3)), T((3,))))
+_add(
+    "convolution-t-2d-stride-pad-op",
+    _CONV,
+    _convt_args(T((2, 2, 4, 5)), T((2, 3, 3, 3)), T((3,)), (2, 2), (1, 1), (1, 1)),
+)
+_add(
+    "convolution-t-2d-asym",
+    _CONV,
+    _convt_args(T((1, 2, 3, 4)), T((2, 2, 2, 3)), None, (1, 3), (0, 1), (1, 2), (2, 1)),
+)
+_add(
+    "convolution-t-2d-dilation-op",
+    _CONV,
+    _convt_args(T((1, 1, 4, 4)), T((1, 2, 3, 3)), None, (1, 1), (2, 2), (1, 1), (3, 3)),
+)
+_add(
+    "convolution-t-2d-stride-gt-kernel",
+    _CONV,
+    _convt_args(T((1, 2, 3, 3)), T((2, 2, 2, 2)), T((2,)), (3, 3), (0, 0), (2, 2)),
+)
+_add(
+    "convolution-t-2d-groups",
+    _CONV,
+    _convt_args(T((2, 4, 3, 3)), T((4, 3, 2, 2)), T((6,)), (2, 2), (0, 0), groups=2),
+)
+_add(
+    "convolution-t-2d-depthwise",
+    _CONV,
+    _convt_args(T((1, 3, 4, 4)), T((3, 1, 3, 3)), None, (2, 2), (1, 1), (1, 1), groups=3),
+)
+_add("convolution-t-2d-1x1", _CONV, _convt_args(T((2, 3, 3, 3)), T((3, 4, 1, 1))))
+_add(
+    "convolution-t-2d-nc",
+    _CONV,
+    _convt_args(TR((1, 2, 4, 4), 2, 3), TR((2, 2, 2, 2), 0, 1), None, (2, 2)),
+)
+_add(
+    "convolution-t-2d-noncontig",
+    _CONV,
+    _convt_args(NC((2, 3, 4, 5)), NC((3, 2, 2, 3)), None, (2, 1), (1, 0)),
+)
+_add(
+    "convolution-t-2d-f64",
+    _CONV,
+    _convt_args(T((1, 2, 4, 4), "float64"), T((2, 2, 3, 3), "float64"), T((2,), "float64"), (2, 2)),
+)
+_add(
+    "convolution-t-2d-f16",
+    _CONV,
+    _convt_args(T((1, 2, 4, 4), "float16"), T((2, 2, 2, 2), "float16"), None, (2, 2)),
+)
+_add(
+    "convolution-t-2d-bf16",
+    _CONV,
+    _convt_args(T((1, 2, 4, 4), "bfloat16"), T((2, 2, 2, 2), "bfloat16"), T((2,), "bfloat16")),
+)
+_add(
+    "convolution-t-2d-int64",
+    _CONV,
+    _convt_args(T((1, 2, 3, 3), "int64"), T((2, 2, 2, 2), "int64"), T((2,), "int32"), (2, 2)),
+)
+_add("convolution-t-2d-zero-batch", _CONV, _convt_args(T((0, 2, 4, 4)), T((2, 2, 2, 2))))
+_add(
+    "convolution-t-1d",
+    _CONV,
+    mk(T((2, 3, 7)), T((3, 4, 3)), T((4,)), [2], [1], [1], True, [1], 1),
+)
+_add(
+    "convolution-t-1d-dil-groups",
+    _CONV,
+    mk(T((1, 4, 6)), T((4, 1, 3)), None, [1], [2], [2], True, [1], 2),
+)
+_add(
+    "convolution-t-3d",
+    _CONV,
+    mk(
+        T((1, 2, 3, 2, 3)),
+        T((2, 2, 2, 2, 2)),
+        T((2,)),
+        [2, 1, 2],
+        [0, 0, 1],
+        [1, 1, 1],
+        True,
+        [1, 0, 1],
+        1,
+    ),
+)
+_add(
+    "convolution-t-single-params",
+    _CONV,
+    mk(T((1, 2, 4, 4)), T((2, 2, 3, 3)), None, [2], [1], [1], True, [1], 1),
+)
+_add(
+    "convolution-t-bias-dtype",
+    _CONV,
+    _convt_args(T((1, 2, 3, 3)), T((2, 2, 2, 2)), T((2,), "float64")),
+)
+_add("convolution-t-err-channels", _CONV, _convt_args(T((1, 3, 4, 4)), T((2, 2, 2, 2))))
+_add("convolution-t-err-bias", _CONV, _convt_args(T((1, 2, 4, 4)), T((2, 3, 2, 2)), T((2,))))
+_add(
+    "convolution-t-err-groups",
+    _CONV,
+    _convt_args(T((1, 3, 4, 4)), T((3, 2, 2, 2)), groups=2),
+)
+_add(
+    "convolution-t-err-output-padding",
+    _CONV,
+    _convt_args(T((1, 2, 4, 4)), T((2, 2, 3, 3)), None, (2, 2), (0, 0), (0, 2)),
+)
+_add(
+    "convolution-t-err-output-padding-1d",
+    _CONV,
+    mk(T((1, 2, 4)), T((2, 2, 3)), None, [1], [0], [1], True, [1], 1),
+)
+_add(
+    "convolution-t-err-output-padding-3d",
+    _CONV,
+    mk(T((1, 2, 2, 2, 2)), T((2, 2, 2, 2, 2)), None, [2], [0], [1], True, [0, 0, 2], 1),
+)
+_add(
+    "convolution-t-err-neg-output-padding",
+    _CONV,
+    _convt_args(T((1, 2, 4, 4)), T((2, 2, 3, 3)), None, (2, 2), (0, 0), (-1, 0)),
+)
+_add(
+    "convolution-t-err-too-small",
+    _CONV,
+    _convt_args(T((1, 2, 3, 3), "float64"), T((2, 2, 2, 2), "float64"), None, (1, 1), (2, 2)),
+)
+_add(
+    "convolution-t-err-too-small-1d",
+    _CONV,
+    mk(T((1, 2, 3), "float64"), T((2, 2, 2), "float64"), None, [1], [3], [1], True, [0], 1),
+)
+_add(
+    "convolution-t-err-too-small-3d",
+    _CONV,
+    mk(
+        T((1, 2, 1, 3, 3), "float64"),
+        T((2, 2, 1, 2, 2), "float64"),
+        None,
+        [1],
+        [0, 2, 2],
+        [1],
+        True,
+        [0],
+        1,
+    ),
+)
+_add("convolution-t-err-dtype", _CONV, _convt_args(T((1, 2, 4, 4)), T((2, 2, 2, 2), "float64")))
+_add(
+    "convolution-t-err-dtype-f16",
+    _CONV,
+    _convt_args(T((1, 2, 4, 4), "float16"), T((2, 2, 2, 2))),
+)
+_add(
+    "convolution-t-err-bias-bf16",
+    _CONV,
+    _convt_args(T((1, 2, 4, 4), "bfloat16"), T((2, 2, 2, 2), "bfloat16"), T((2,))),
+)
+_add(
+    "convolution-err-dtype-f16",
+    _CONV,
+    _conv_args(T((1, 2, 4, 4), "float16"), T((2, 2, 2, 2))),
+)
+_add(
+    "convolution-t-err-int32",
+    _CONV,
+    _convt_args(T((1, 2, 4, 4), "int32"), T((2, 2, 2, 2), "int32")),
+)
+_add(
+    "convolution-t-err-bool",
+    _CONV,
+    _convt_args(T((1, 2, 4, 4), "bool"), T((2, 2, 2, 2), "bool")),
+)
+_add(
+    "convolution-t-err-bool-3d",
+    _CONV,
+    mk(T((1, 2, 2, 2, 2), "bool"), T((2, 2, 2, 2, 2), "bool"), None, [1], [0], [1], True, [0], 1),
+)
+_add(
+    "convolution-t-err-int64-float-bias",
+    _CONV,
+    _convt_args(T((1, 2, 4, 4), "int64"), T((2, 2, 2, 2), "int64"), T((2,))),
+)
+_add(
+    "convolution-t-out",
+    "convolution.out",
+    mk(
+        T((1, 2, 3, 3)), T((2, 2, 2, 2)), None, [2, 2], [0, 0], [1, 1], True, [1, 1], 1, out=EMPTY()
+    ),
+)
+
+# convolution_backward: the three gradients, transposed or not, with output_mask.
+_CONV_BW = "convolution_backward"
+
+
+def _conv_bw(
+    go: Any,
+    x: Any,
+    w: Any,
+    bias_sizes: Any,
+    params: tuple[Any, ...],
+    mask: tuple[bool, bool, bool] = (True, True, True),
+) -> Make:
+    return mk(go, x, w, bias_sizes, *params, list(mask))
+
+
+_add(
+    "convolution_backward-t-2d",
+    _CONV_BW,
+    _conv_bw(
+        T((2, 3, 8, 10)),
+        T((2, 2, 4, 5)),
+        T((2, 3, 3, 3)),
+        [3],
+        ([2, 2], [1, 1], [1, 1], True, [1, 1], 1),
+    ),
+)
+_add(
+    "convolution_backward-t-2d-groups-dil",
+    _CONV_BW,
+    _conv_bw(
+        T((1, 4, 8, 8), "float64"),
+        T((1, 4, 3, 3), "float64"),
+        T((4, 2, 2, 2), "float64"),
+        None,
+        ([2, 2], [0, 0], [2, 2], True, [1, 1], 2),
+    ),
+)
+_add(
+    "convolution_backward-t-1d-mask",
+    _CONV_BW,
+    _conv_bw(
+        T((2, 4, 12), "float64"),
+        T((2, 3, 5), "float64"),
+        T((3, 4, 3), "float64"),
+        [4],
+        ([2], [0], [1], True, [1], 1),
+        (True, False, True),
+    ),
+)
+_add(
+    "convolution_backward-t-3d",
+    _CONV_BW,
+    _conv_bw(
+        T((1, 2, 4, 3, 5), "float64"),
+        T((1, 2, 2, 2, 3), "float64"),
+        T((2, 2, 2, 2, 2), "float64"),
+        [2],
+        ([2, 1, 2], [0, 0, 1], [1, 1, 1], True, [0, 0, 1], 1),
+    ),
+)
+_add(
+    "convolution_backward-2d",
+    _CONV_BW,
+    _conv_bw(
+        T((2, 3, 3, 2), "float64"),
+        T((2, 2, 5, 6), "float64"),
+        T((3, 2, 3, 3), "float64"),
+        [3],
+        ([2, 2], [1, 0], [1, 1], False, [0, 0], 1),
+    ),
+)
+_add(
+    "convolution_backward-2d-weight-only",
+    _CONV_BW,
+    _conv_bw(
+        T((1, 4, 3, 3), "float64"),
+        T((1, 4, 5, 5), "float64"),
+        T((4, 2, 2, 2), "float64"),
+        None,
+        ([1, 1], [0, 0], [2, 2], False, [0, 0], 2),
+        (False, True, False),
+    ),
+)
+_add(
+    "convolution_backward-bias-no-sizes",
+    _CONV_BW,
+    _conv_bw(
+        T((1, 3, 4, 4), "float64"),
+        T((1, 2, 3, 3), "float64"),
+        T((2, 3, 2, 2), "float64"),
+        None,
+        ([1, 1], [0, 0], [1, 1], True, [0, 0], 1),
+        (False, False, True),
+    ),
+)
+_add(
+    "convolution_backward-err-grad-size",
+    _CONV_BW,
+    _conv_bw(
+        T((1, 3, 4, 5), "float64"),
+        T((1, 2, 3, 3), "float64"),
+        T((2, 3, 2, 2), "float64"),
+        None,
+        ([1, 1], [0, 0], [1, 1], True, [0, 0], 1),
+    ),
+)
+
+_add("conv_transpose2d-basic", "conv_transpose2d.input", mk(T((1, 2, 4, 4)), T((2, 3, 3, 3))))
+_add(
+    "conv_transpose2d-args",
+    "conv_transpose2d.input",
+    mk(T((1, 4, 3, 3)), T((4, 2, 3, 3)), T((4,)), [2, 2], [1, 1], [1, 0], 2, [1, 1]),
+)
+_add(
+    "conv_transpose2d-single-list",
+    "conv_transpose2d.input",
+    mk(T((1, 2, 4, 4)), T((2, 3, 3, 3)), None, [2], [1]),
+)
+_add(
+    "conv_transpose2d-kwargs",
+    "conv_transpose2d.input",
+    mk(T((1, 2, 3, 3)), T((2, 3, 2, 2)), stride=[2, 2], dilation=[2, 1], output_padding=[1, 0]),
+)
+_add(
+    "conv_transpose2d-unbatched",
+    "conv_transpose2d.input",
+    mk(T((2, 4, 4)), T((2, 3, 3, 3)), T((3,))),
+)
+_add("conv_transpose2d-err-dims", "conv_transpose2d.input", mk(T((4, 4)), T((2, 3, 3, 3))))
+_add(
+    "conv_transpose1d-basic",
+    "conv_transpose1d",
+    mk(T((2, 3, 6)), T((3, 2, 3)), T((2,)), [2], [1], [1]),
+)
+_add("conv_transpose1d-unbatched", "conv_transpose1d", mk(T((3, 6)), T((3, 2, 3))))
+_add("conv_transpose1d-err-dims", "conv_transpose1d", mk(T((6,)), T((3, 2, 3))))
+_add(
+    "conv_transpose3d-basic",
+    "conv_transpose3d.input",
+    mk(T((1, 2, 2, 3, 3)), T((2, 2, 2, 2, 2)), None, [2, 2, 2], [0, 1, 0], [1, 0, 0]),
+)
+
 _add("conv2d-basic", "conv2d", mk(T((1, 2, 5, 5)), T((3, 2, 3, 3))))
 _add("conv2d-args", "conv2d", mk(T((1, 2, 5, 5)), T((2, 2, 3, 3)), T((2,)), [2, 2], [1, 1]))
 _add("conv2d-unbatched", "conv2d", mk(T((2, 4, 4)), T((3, 2, 3, 3)), T((3,))))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import warnings
 from typing import Any
 
@@ -135,3 +136,204 @@ def nll_loss_backward(
         scale = np.broadcast_to(g, (n_rows,))
     grad[np.arange(n_rows), safe] = np.where(valid, -w * scale, 0)
     return _out(grad.reshape(x.shape), dt)
+
+
+# ----------------------------------------------------------------------------- flash attention
+
+
+def _grad_buffer(shape: tuple[int, ...], np_dtype: Any) -> np.ndarray:
+    """zeros({B, L, H, E}).transpose(1, 2): PyTorch's layout of the flash backward's gradients."""
+    b, h, n, e = shape
+    if b * h * n * e == 0:  # NumPy gives empty arrays zero strides; PyTorch's are permuted ones
+        itemsize = np.dtype(np_dtype).itemsize
+        strides = [s * itemsize for s in _bw._permuted_strides((b, n, h, e))]
+        return np.lib.stride_tricks.as_strided(np.zeros(1, np_dtype)[:0], shape, strides)
+    return np.zeros((b, n, h, e), np_dtype).transpose(0, 2, 1, 3)
+
+
+def _check_flash_shapes(
+    grad_out: Tensor, query: Tensor, key: Tensor, value: Tensor, out: Tensor, lse: Tensor
+) -> None:
+    """Shapes PyTorch's kernel assumes without checking (it reads out of bounds otherwise)."""
+    name = "_scaled_dot_product_flash_attention_for_cpu_backward"
+    q, k, v = query._data.shape, key._data.shape, value._data.shape
+    ok = len(q) == len(k) == len(v) == 4 and k[0] == v[0] == q[0] and k[1:3] == v[1:3]
+    ok = ok and (q[1] % k[1] == 0 if k[1] else q[1] == 0)
+    if not ok:
+        raise RuntimeError(
+            f"{name}: expected 4-d query (B, H, L, E) and key/value (B, H_kv, S, E) with H a "
+            f"multiple of H_kv, got query {list(q)}, key {list(k)}, value {list(v)}"
+        )
+    for what, t, want in (
+        ("grad_out", grad_out, q),
+        ("out", out, q),
+        ("logsumexp", lse, q[:3]),
+    ):
+        if t._data.shape != tuple(want):
+            raise RuntimeError(
+                f"{name}: expected {what} of shape {list(want)}, got {list(t._data.shape)}"
+            )
+
+
+def _flash_mask(attn_mask: Any, b: int, h: int, n_q: int, n_k: int, comp: Any) -> Any:
+    """The additive mask as PyTorch's kernel reads it: (B or 1, H or 1, L, S) in comp."""
+    if attn_mask is None:
+        return None
+    geometry = _bw.flash_mask_4d(attn_mask, b, h, n_q, n_k)
+    if geometry is None:  # an empty mask is no mask
+        return None
+    shape = geometry[0]
+    view = [shape[0], shape[1], *attn_mask._data.shape[-2:]]
+    return np.broadcast_to(attn_mask._data.reshape(view), shape).astype(comp)
+
+
+def _rows(a: np.ndarray, hk: int) -> np.ndarray:
+    """(B, H, L, X) as (B, H_kv, rep * L, X): the query heads sharing a key/value head stacked
+    as rows, so one matmul per key/value head serves its whole group."""
+    b, h, n = a.shape[:3]
+    return a.reshape(b, hk, (h // hk) * n, *a.shape[3:])
+
+
+_Grads = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def _flash_backward_exact(
+    q: np.ndarray,
+    k: np.ndarray,
+    v: np.ndarray,
+    g: np.ndarray,
+    o: np.ndarray,
+    lse: np.ndarray,
+    mask: np.ndarray | None,
+    causal: bool,
+    sc: Any,
+) -> _Grads:
+    """float32/float64: the whole backward as five batched products over (B, H_kv)."""
+    b, h, n_q, e = q.shape
+    hk, n_k = k.shape[1], k.shape[2]
+    rep = h // hk
+    q2, g2, o2 = _rows(q, hk), _rows(g, hk), _rows(o, hk)
+    p = np.matmul(q2, k.swapaxes(-1, -2))
+    p *= sc
+    if mask is not None:
+        if rep > 1:
+            mask = _rows(np.broadcast_to(mask, (mask.shape[0], h, n_q, n_k)), hk)
+        p += mask
+    p -= _rows(lse[..., None], hk)
+    np.exp(p, out=p)  # P, recomputed from the saved logsumexp
+    if causal:  # zero above the diagonal (top-left aligned), as PyTorch fills after exp
+        np.copyto(p, 0, where=np.tile(np.triu(np.ones((n_q, n_k), np.bool_), 1), (rep, 1)))
+    dv = np.matmul(p.swapaxes(-1, -2), g2)
+    ds = np.matmul(g2, v.swapaxes(-1, -2))  # dP
+    ds -= np.einsum("...i,...i->...", g2, o2)[..., None]  # rowsum(dO * O)
+    ds *= p  # dS = P * (dP - rowsum(dO * O))
+    dq = np.matmul(ds, k)
+    dq *= sc
+    dk = np.matmul(ds.swapaxes(-1, -2), q2)
+    dk *= sc
+    return dq.reshape(b, h, n_q, e), dk, dv
+
+
+def _flash_backward_blocked(
+    q: np.ndarray,
+    k: np.ndarray,
+    v: np.ndarray,
+    g: np.ndarray,
+    o: np.ndarray,
+    lse: np.ndarray,
+    mask: np.ndarray | None,
+    causal: bool,
+    sc: Any,
+    dt: Any,
+) -> _Grads:
+    """float16/bfloat16, block by block as PyTorch's kernel: P and dS rounded to dt before
+    their products, each product added into gradients kept in dt (rounded after each block;
+    query blocks of 32/64/256 rows by sequence length, key blocks of 512). The query heads of a
+    key/value group add into its gradients one after another, as one thread runs them."""
+    b, h, n_q, e = q.shape
+    hk, n_k = k.shape[1], k.shape[2]
+    rep = h // hk
+
+    def rnd(a: np.ndarray) -> np.ndarray:
+        return a.astype(dt.np).astype(np.float32)
+
+    def group(a: np.ndarray) -> np.ndarray:  # (B, H, ...) -> (rep, B, H_kv, ...)
+        return np.moveaxis(a.reshape(b, hk, rep, *a.shape[2:]), 2, 0)
+
+    qg, gg, og, lg = group(q), group(g), group(o), group(lse)
+    if mask is not None and mask.shape[1] > 1:
+        mg = group(np.broadcast_to(mask, (mask.shape[0], h, n_q, n_k)))
+    else:
+        mg = [mask] * rep
+    q_split = 32 if n_q < 192 else 64 if n_q < 768 else 256
+    kv_split = 512
+    dq = np.zeros((rep, b, hk, n_q, e), np.float32)
+    dk = np.zeros((b, hk, n_k, e), np.float32)
+    dv = np.zeros((b, hk, n_k, e), np.float32)
+    for r in range(rep):
+        for m in range(0, n_q, q_split):
+            rows = slice(m, min(m + q_split, n_q))
+            qb, gb = qg[r][:, :, rows], gg[r][:, :, rows]
+            dsum = np.einsum("...i,...i->...", gb, og[r][:, :, rows])[..., None]
+            num_keys = min(rows.stop, n_k) if causal else n_k
+            for n in range(0, num_keys, kv_split):
+                cols = slice(n, min(n + kv_split, n_k))
+                kb, vb = k[:, :, cols], v[:, :, cols]
+                p = np.matmul(qb, kb.swapaxes(-1, -2))
+                p *= sc
+                if mg[r] is not None:
+                    p += mg[r][:, :, rows, cols]
+                p -= lg[r][:, :, rows, None]
+                np.exp(p, out=p)
+                if causal:
+                    i = np.arange(rows.start, rows.stop)[:, None]
+                    np.copyto(p, 0, where=np.arange(cols.start, cols.stop)[None, :] > i)
+                dv[:, :, cols] = rnd(np.matmul(rnd(p).swapaxes(-1, -2), gb) + dv[:, :, cols])
+                ds = np.matmul(gb, vb.swapaxes(-1, -2))
+                ds -= dsum
+                ds *= p
+                ds = rnd(ds)
+                dq[r][:, :, rows] = rnd(sc * np.matmul(ds, kb) + dq[r][:, :, rows])
+                dk[:, :, cols] = rnd(sc * np.matmul(ds.swapaxes(-1, -2), qb) + dk[:, :, cols])
+    return np.moveaxis(dq, 0, 2).reshape(b, h, n_q, e), dk, dv
+
+
+@kernel("_scaled_dot_product_flash_attention_for_cpu_backward")
+def flash_attention_backward(
+    grad_out: Tensor,
+    query: Tensor,
+    key: Tensor,
+    value: Tensor,
+    out: Tensor,
+    logsumexp: Tensor,
+    dropout_p: float,
+    is_causal: bool,
+    *,
+    attn_mask: Any = None,
+    scale: float | None = None,
+) -> tuple[Tensor, Tensor, Tensor]:
+    # PyTorch's checks (the meta function), then the shapes its kernel takes for granted.
+    _bw._scaled_dot_product_flash_attention_for_cpu_backward(
+        grad_out, query, key, value, out, logsumexp, dropout_p, is_causal,
+        attn_mask=attn_mask, scale=scale,
+    )  # fmt: skip
+    _check_flash_shapes(grad_out, query, key, value, out, logsumexp)
+    dt = query._dtype
+    comp = _comp(dt)
+    b, h, n_q, e = query._data.shape
+    n_k = key._data.shape[2]
+    gq = _grad_buffer(query._data.shape, dt.np)
+    gk = _grad_buffer(key._data.shape, dt.np)
+    gv = _grad_buffer(value._data.shape, dt.np)
+    if gq.size and gk.size:  # otherwise every gradient is empty or a sum over nothing (zeros)
+        # dropout_p is not read: PyTorch's CPU backward ignores it (its forward refuses p > 0).
+        sc = comp.type(scale if scale is not None else 1.0 / math.sqrt(e))
+        arrays = [_arr(t, comp) for t in (query, key, value, grad_out, out)]
+        mask = _flash_mask(attn_mask, b, h, n_q, n_k, comp)
+        lse = _arr(logsumexp, comp)
+        if comp == dt.np:
+            dq, dk, dv = _flash_backward_exact(*arrays, lse, mask, is_causal, sc)
+        else:
+            dq, dk, dv = _flash_backward_blocked(*arrays, lse, mask, is_causal, sc, dt)
+        gq[...], gk[...], gv[...] = dq, dk, dv
+    return wrap(gq, dt), wrap(gk, key._dtype), wrap(gv, value._dtype)

@@ -1,40 +1,39 @@
-"""CPU kernel of aten::convolution_backward (non-transposed, any stride/padding/dilation/groups).
+"""CPU kernel of aten::convolution_backward, transposed or not (any stride, padding,
+output_padding, dilation, groups).
 
-For every kernel offset the output gradient is spread back onto the strided input positions it
-came from (grad_input) and correlated with those input positions (grad_weight): one einsum per
-offset, so the Python loop runs over the kernel's size, not the data.
+The gradients are convolutions themselves, computed with the forward's NumPy primitives
+(backends/cpu/nn.py): the input gradient of a convolution is the transposed convolution of
+grad_output (GEMM then col2im) and that of a transposed convolution the correlation of the
+padded grad_output (im2col then GEMM); the weight gradient is a batched GEMM of one operand
+against the im2col columns of the other, summed over the batch (a transposed convolution's two
+gradients share one im2col).
 """
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 import numpy as np
 
-from ._kernel import kernel, wrap
+from ...aten import nn as _nn
+from ...aten.conv_backward import check_grad_output
+from ._kernel import kernel
+from .nn import _comp, conv_cols_gemm, conv_gemm_col2im, conv_im2col, conv_weight_grad, wrap
 
 
-def _window(
-    x: np.ndarray,
-    offset: tuple[int, ...],
-    stride: tuple[int, ...],
-    dilation: tuple[int, ...],
-    out_spatial: tuple[int, ...],
-) -> tuple[slice, ...]:
-    return tuple(
-        slice(o * d, o * d + s * (n - 1) + 1, s)
-        for o, d, s, n in zip(offset, dilation, stride, out_spatial)
-    )
+def _pad(a: np.ndarray, padding: Any) -> np.ndarray:
+    if not any(padding):
+        return a
+    return np.pad(a, [(0, 0), (0, 0), *((p, p) for p in padding)])
 
 
 @kernel("convolution_backward")
 def convolution_backward(
     grad_output: Any,
-    input: Any,
+    input: Any,  # noqa: A002
     weight: Any,
     bias_sizes: Any,
-    stride: Any,  # noqa: A002
+    stride: Any,
     padding: Any,
     dilation: Any,
     transposed: bool,
@@ -42,57 +41,43 @@ def convolution_backward(
     groups: int,
     output_mask: Any,
 ) -> Any:
-    if transposed:
-        raise RuntimeError("keyroute's convolution_backward supports non-transposed convolutions")
-    go = grad_output._data
-    x = input._data
-    w = weight._dtype
-    wt = weight._data
-    nsp = wt.ndim - 2
-    stride = tuple(stride) if len(stride) == nsp else tuple(stride) * nsp
-    padding = tuple(padding) if len(padding) == nsp else tuple(padding) * nsp
-    dilation = tuple(dilation) if len(dilation) == nsp else tuple(dilation) * nsp
-    comp = np.float32 if x.dtype.itemsize <= 4 and x.dtype.kind == "f" else x.dtype
-    if x.dtype.kind not in "fc":
-        comp = np.float64
-    go_c, x_c, w_c = (
-        go.astype(comp, copy=False),
-        x.astype(comp, copy=False),
-        wt.astype(comp, copy=False),
+    check_grad_output(
+        grad_output, input, weight, stride, padding, dilation, transposed, output_padding, groups
     )
-    n, cin = x.shape[:2]
-    cout = wt.shape[0]
-    cin_g, cout_g = cin // groups, cout // groups
-    out_spatial = go.shape[2:]
-    pad_width = [(0, 0), (0, 0)] + [(p, p) for p in padding]
-    x_pad = np.pad(x_c, pad_width)
+    dt = grad_output._dtype
+    go, x, w = grad_output._data, input._data, weight._data
+    nsp = w.ndim - 2
+    stride = _nn._ints(stride, nsp)
+    padding = _nn._ints(padding, nsp)
+    dilation = _nn._ints(dilation, nsp)
+    comp = _comp(dt)  # float16/bfloat16 accumulate in float32, as PyTorch's opmath
+    go, x, w = go.astype(comp, copy=False), x.astype(comp, copy=False), w.astype(comp, copy=False)
+    ksz, isz, osz = w.shape[2:], x.shape[2:], go.shape[2:]
     mask = list(output_mask)
-    grad_in_pad = np.zeros_like(x_pad) if mask[0] else None
-    grad_w = np.zeros(wt.shape, dtype=comp) if mask[1] else None
-    npos = int(np.prod(out_spatial)) if out_spatial else 1
-    go_g = go_c.reshape(n, groups, cout_g, npos)
-    w_g = w_c.reshape(groups, cout_g, cin_g, *wt.shape[2:])
-    for offset in itertools.product(*(range(k) for k in wt.shape[2:])):
-        sl = _window(x_pad, offset, stride, dilation, out_spatial)
-        w_at = w_g[(..., *offset)]  # (groups, cout_g, cin_g)
-        if grad_in_pad is not None:
-            contrib = np.einsum("ngop,goc->ngcp", go_g, w_at)
-            target = grad_in_pad[(slice(None), slice(None), *sl)]
-            target += contrib.reshape(n, cin, *out_spatial)
-        if grad_w is not None:
-            xs = x_pad[(slice(None), slice(None), *sl)].reshape(n, groups, cin_g, npos)
-            gw = np.einsum("ngop,ngcp->goc", go_g, xs)
-            grad_w[(slice(None), slice(None), *offset)] = gw.reshape(cout, cin_g)
     g_in = g_w = g_b = None
-    if grad_in_pad is not None:
-        crop = tuple(slice(p, p + s) for p, s in zip(padding, x.shape[2:]))
-        g_in = wrap(
-            np.ascontiguousarray(grad_in_pad[(slice(None), slice(None), *crop)]).astype(x.dtype),
-            input._dtype,
+    if transposed and (mask[0] or mask[1]):
+        # The windows of the padded grad_output at the input's positions serve both gradients.
+        cols = conv_im2col(_pad(go, padding), groups, ksz, stride, dilation, isz)
+        if mask[0]:
+            g_in = wrap(conv_cols_gemm(cols, w, groups, isz).astype(dt.np, copy=False), dt)
+        if mask[1]:
+            # weight (Cin, Cout/G, *K): input channels against grad_output windows.
+            gw = conv_weight_grad(x, cols, groups)
+            g_w = wrap(gw.reshape(w.shape).astype(dt.np, copy=False), dt)
+    if not transposed and mask[0]:
+        full = [isz[i] + 2 * padding[i] for i in range(nsp)]
+        gi = conv_gemm_col2im(go, w, groups, stride, dilation, full)
+        if any(padding):
+            crop = tuple(slice(p, p + n) for p, n in zip(padding, isz))
+            gi = np.ascontiguousarray(gi[(slice(None), slice(None), *crop)])
+        g_in = wrap(gi.astype(dt.np, copy=False), dt)
+    if not transposed and mask[1]:
+        # weight (Cout, Cin/G, *K): grad_output channels against input windows.
+        cols = conv_im2col(_pad(x, padding), groups, ksz, stride, dilation, osz)
+        g_w = wrap(
+            conv_weight_grad(go, cols, groups).reshape(w.shape).astype(dt.np, copy=False), dt
         )
-    if grad_w is not None:
-        g_w = wrap(grad_w.astype(wt.dtype), w)
-    if mask[2] and bias_sizes is not None:
+    if mask[2]:
         axes = (0, *range(2, go.ndim))
-        g_b = wrap(np.add.reduce(go_c, axis=axes).astype(go.dtype), grad_output._dtype)
+        g_b = wrap(np.add.reduce(go, axis=axes).astype(dt.np, copy=False), dt)
     return g_in, g_w, g_b

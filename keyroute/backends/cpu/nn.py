@@ -395,6 +395,89 @@ def binary_cross_entropy_with_logits(
 
 
 # ----------------------------------------------------------------------------- convolution
+# Three NumPy primitives serve the convolution and its backward, transposed or not. Spatial
+# parameters are tuples of one entry per spatial dim; a Python loop runs at most over the
+# kernel's offsets, never over the data.
+
+
+def _prod(v: Any) -> int:
+    return int(math.prod(v))
+
+
+def conv_windows(x: np.ndarray, ksz: Any, stride: Any, dilation: Any, osz: Any) -> np.ndarray:
+    """The (N, C, *osz, *ksz) strided view of x: window o, offset k reads x[..., o*s + k*d]."""
+    nsp = len(ksz)
+    eff = [dilation[i] * (ksz[i] - 1) + 1 for i in range(nsp)]
+    win = _sliding(x, eff, axis=tuple(range(2, 2 + nsp)))
+    idx = (slice(None), slice(None))
+    idx += tuple(slice(None, (osz[i] - 1) * stride[i] + 1, stride[i]) for i in range(nsp))
+    idx += tuple(slice(None, None, dilation[i]) for i in range(nsp))
+    return win[idx]
+
+
+def conv_im2col(
+    x: np.ndarray, groups: int, ksz: Any, stride: Any, dilation: Any, osz: Any
+) -> np.ndarray:
+    """im2col of the (already padded) x: (N, G, C/G * Kp, L), rows (channel, kernel offset)
+    channel-major, columns the output positions osz."""
+    n, c = x.shape[:2]
+    nsp = len(ksz)
+    win = conv_windows(x, ksz, stride, dilation, osz)
+    perm = (0, 1, *range(2 + nsp, 2 + 2 * nsp), *range(2, 2 + nsp))
+    cols = np.ascontiguousarray(win.transpose(perm))
+    return cols.reshape(n, groups, (c // groups) * _prod(ksz), _prod(osz))
+
+
+def conv_cols_gemm(cols: np.ndarray, w: np.ndarray, groups: int, osz: Any) -> np.ndarray:
+    """The correlation from im2col columns: weight (G, Cout/G, C/G * Kp) @ cols -> (N, Cout,
+    *osz)."""
+    cout = w.shape[0]
+    wm = w.reshape(groups, cout // groups, cols.shape[2])
+    return np.matmul(wm, cols).reshape((cols.shape[0], cout, *osz))
+
+
+def conv_im2col_gemm(
+    x: np.ndarray, w: np.ndarray, groups: int, stride: Any, dilation: Any, osz: Any
+) -> np.ndarray:
+    """The correlation of the (already padded) x with w (Cout, C/G, *K) at the output positions
+    osz: im2col then one batched GEMM, (N, Cout, *osz)."""
+    cols = conv_im2col(x, groups, w.shape[2:], stride, dilation, osz)
+    return conv_cols_gemm(cols, w, groups, osz)
+
+
+def conv_gemm_col2im(
+    x: np.ndarray, w: np.ndarray, groups: int, stride: Any, dilation: Any, full: Any
+) -> np.ndarray:
+    """The transposed convolution of x (N, C, *I) with w (C, Cout/G, *K) before cropping the
+    padding: one batched GEMM gives every kernel offset's contribution, which is added onto the
+    strided output positions i*s + k*d (col2im), one slice per offset. (N, Cout, *full)."""
+    n, c = x.shape[:2]
+    cout_g = w.shape[1]
+    ksz, isz = w.shape[2:], x.shape[2:]
+    nsp = len(ksz)
+    kp, cg = _prod(ksz), c // groups
+    # weight (G, C/G, Cout/G, Kp) -> (G, Kp * Cout/G, C/G): each offset's rows are one block
+    wm = w.reshape(groups, cg, cout_g, kp).transpose(0, 3, 2, 1).reshape(groups, kp * cout_g, cg)
+    cols = np.matmul(wm, x.reshape(n, groups, cg, _prod(isz)))
+    cols = cols.reshape((n, groups, kp, cout_g, *isz))
+    y = np.zeros((n, groups, cout_g, *full), cols.dtype)
+    lead = (slice(None), slice(None), slice(None))
+    for j, off in enumerate(np.ndindex(*ksz)):
+        start = [off[i] * dilation[i] for i in range(nsp)]
+        sl = tuple(
+            slice(start[i], start[i] + (isz[i] - 1) * stride[i] + 1, stride[i]) for i in range(nsp)
+        )
+        y[lead + sl] += cols[:, :, j]
+    return y.reshape((n, groups * cout_g, *full))
+
+
+def conv_weight_grad(a: np.ndarray, cols: np.ndarray, groups: int) -> np.ndarray:
+    """sum over batch and positions of a (N, Ca, *O) times the im2col columns of the other
+    operand (N, G, Cb/G * Kp, L): the weight gradient (G, Ca/G, Cb/G * Kp). One batched GEMM
+    and a sum over the batch (the im2col is shared with the input gradient)."""
+    n, ca = a.shape[:2]
+    am = a.reshape(n, groups, ca // groups, cols.shape[3])
+    return np.add.reduce(np.matmul(am, cols.transpose(0, 1, 3, 2)), axis=0)
 
 
 @kernel("convolution")
@@ -420,29 +503,19 @@ def convolution(
     padding = _nn._ints(padding, nsp)
     dilation = _nn._ints(dilation, nsp)
     out_shape = out_meta._data.shape
-    n, c = x.shape[:2]
-    cout = w.shape[0]
-    ksz = w.shape[2:]
     osz = out_shape[2:]
-    if any(padding):
-        x = np.pad(x, [(0, 0), (0, 0), *((p, p) for p in padding)])
-    # Windows of each spatial dim: (N, C, *out, *k) after striding and dilation.
-    eff = [dilation[i] * (ksz[i] - 1) + 1 for i in range(nsp)]
-    win = _sliding(x, eff, axis=tuple(range(2, 2 + nsp)))
-    idx = (slice(None), slice(None))
-    idx += tuple(slice(None, (osz[i] - 1) * stride[i] + 1, stride[i]) for i in range(nsp))
-    idx += tuple(slice(None, None, dilation[i]) for i in range(nsp))
-    win = win[idx]
-    # im2col: (N, G, C/G * K, L) @ weight (G, Cout/G, C/G * K) -> (N, G, Cout/G, L)
-    perm = (0, 1, *range(2 + nsp, 2 + 2 * nsp), *range(2, 2 + nsp))
-    cols = win.transpose(perm)
-    lsize = int(np.prod(osz)) if osz else 1
-    ksize = int(np.prod(ksz)) if ksz else 1
-    cols = np.ascontiguousarray(cols).reshape(n, groups, (c // groups) * ksize, lsize)
-    wm = w.reshape(groups, cout // groups, (c // groups) * ksize)
-    out = np.matmul(wm, cols).reshape(out_shape)
+    if transposed:
+        full = [osz[i] + 2 * padding[i] for i in range(nsp)]
+        out = conv_gemm_col2im(x, w, groups, stride, dilation, full)
+        if any(padding):
+            crop = tuple(slice(p, p + o) for p, o in zip(padding, osz))
+            out = np.ascontiguousarray(out[(slice(None), slice(None), *crop)])
+    else:
+        if any(padding):
+            x = np.pad(x, [(0, 0), (0, 0), *((p, p) for p in padding)])
+        out = conv_im2col_gemm(x, w, groups, stride, dilation, osz)
     if bias is not None:
-        out += _as(bias._data, comp).reshape((1, cout) + (1,) * nsp)
+        out += _as(bias._data, comp).reshape((1, out_shape[1]) + (1,) * nsp)
     return wrap(_round(out, dt), dt)
 
 

@@ -1,5 +1,6 @@
-"""The standard layers: Linear, Embedding, LayerNorm, RMSNorm, Dropout, Conv1d/2d, pooling,
-activations, losses, Flatten, Identity. Their forward calls keyroute.nn.functional."""
+"""The standard layers: Linear, Embedding, LayerNorm, RMSNorm, Dropout, Conv1d/2d,
+ConvTranspose1d/2d, pooling, activations, losses, Flatten, Identity. Their forward calls
+keyroute.nn.functional."""
 
 from __future__ import annotations
 
@@ -23,6 +24,8 @@ __all__ = [
     "Dropout",
     "Conv1d",
     "Conv2d",
+    "ConvTranspose1d",
+    "ConvTranspose2d",
     "MaxPool2d",
     "AvgPool2d",
     "AdaptiveAvgPool2d",
@@ -317,7 +320,42 @@ class _ConvNd(Module):
         dtype: Any = None,
     ) -> None:
         super().__init__()
+        self._init_conv(
+            in_channels,
+            out_channels,
+            kernel_size,
+            stride,
+            padding,
+            dilation,
+            False,
+            0,
+            groups,
+            bias,
+            padding_mode,
+            device,
+            dtype,
+        )
+
+    def _init_conv(
+        self,
+        in_channels: int,
+        out_channels: int,
+        kernel_size: Any,
+        stride: Any,
+        padding: Any,
+        dilation: Any,
+        transposed: bool,
+        output_padding: Any,
+        groups: int,
+        bias: bool,
+        padding_mode: str,
+        device: Any,
+        dtype: Any,
+    ) -> None:
+        """torch's _ConvNd.__init__: a transposed layer's weight is (in, out / groups, *k)."""
         n = self._n
+        if groups <= 0:
+            raise ValueError("groups must be a positive integer")
         if in_channels % groups != 0:
             raise ValueError("in_channels must be divisible by groups")
         if out_channels % groups != 0:
@@ -327,14 +365,16 @@ class _ConvNd(Module):
         self.stride = _tuple(stride, n)
         self.padding = padding if isinstance(padding, str) else _tuple(padding, n)
         self.dilation = _tuple(dilation, n)
+        self.transposed = transposed
+        self.output_padding = _tuple(output_padding, n)
         self.groups = groups
         self.padding_mode = padding_mode
-        self.weight = Parameter(
-            _creation.empty(
-                (out_channels, in_channels // groups, *self.kernel_size),
-                **_factory_kwargs(device, dtype),
-            )
+        shape = (
+            (in_channels, out_channels // groups, *self.kernel_size)
+            if transposed
+            else (out_channels, in_channels // groups, *self.kernel_size)
         )
+        self.weight = Parameter(_creation.empty(shape, **_factory_kwargs(device, dtype)))
         if bias:
             self.bias = Parameter(_creation.empty(out_channels, **_factory_kwargs(device, dtype)))
         else:
@@ -356,10 +396,14 @@ class _ConvNd(Module):
             s += f", padding={self.padding}"
         if self.dilation != (1,) * self._n:
             s += f", dilation={self.dilation}"
+        if self.output_padding != (0,) * self._n:
+            s += f", output_padding={self.output_padding}"
         if self.groups != 1:
             s += f", groups={self.groups}"
         if self.bias is None:
             s += ", bias=False"
+        if self.padding_mode != "zeros":
+            s += f", padding_mode={self.padding_mode}"
         return s
 
 
@@ -379,6 +423,97 @@ class Conv2d(_ConvNd):
         return F.conv2d(
             input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups
         )
+
+
+class _ConvTransposeNd(_ConvNd):
+    """torch.nn's _ConvTransposeNd: the transposed layers, with forward's output_size."""
+
+    def __init__(
+        self,
+        in_channels: int,
+        out_channels: int,
+        kernel_size: Any,
+        stride: Any = 1,
+        padding: Any = 0,
+        output_padding: Any = 0,
+        groups: int = 1,
+        bias: bool = True,
+        dilation: Any = 1,
+        padding_mode: str = "zeros",
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        if padding_mode != "zeros":
+            raise ValueError(
+                f'Only "zeros" padding mode is supported for {self.__class__.__name__}'
+            )
+        Module.__init__(self)
+        self._init_conv(
+            in_channels,
+            out_channels,
+            kernel_size,
+            stride,
+            padding,
+            dilation,
+            True,
+            output_padding,
+            groups,
+            bias,
+            padding_mode,
+            device,
+            dtype,
+        )
+
+    def _output_padding(self, input: Tensor, output_size: Any) -> list[int]:
+        """The output_padding giving output_size (torch's _output_padding, same errors)."""
+        n = self._n
+        if output_size is None:
+            return list(self.output_padding)
+        lead = 2 if input.dim() == n + 2 else 1
+        if len(output_size) == lead + n:
+            output_size = output_size[lead:]
+        if len(output_size) != n:
+            raise ValueError(
+                f"ConvTranspose{n}D: for {input.dim()}D input, output_size must have {n} or "
+                f"{lead + n} elements (got {len(output_size)})"
+            )
+        sizes = input.shape[lead:]
+        mins = [
+            (sizes[d] - 1) * self.stride[d]
+            - 2 * self.padding[d]
+            + self.dilation[d] * (self.kernel_size[d] - 1)
+            + 1
+            for d in range(n)
+        ]
+        maxs = [mins[d] + self.stride[d] - 1 for d in range(n)]
+        for d in range(n):
+            if not mins[d] <= output_size[d] <= maxs[d]:
+                raise ValueError(
+                    f"requested an output size of {output_size}, but valid sizes range from "
+                    f"{mins} to {maxs} (for an input of {input.shape[2:]})"
+                )
+        return [output_size[d] - mins[d] for d in range(n)]
+
+    def forward(self, input: Tensor, output_size: Any = None) -> Tensor:  # noqa: A002
+        fn = (F.conv_transpose1d, F.conv_transpose2d, F.conv_transpose3d)[self._n - 1]
+        return fn(
+            input,
+            self.weight,
+            self.bias,
+            self.stride,
+            self.padding,
+            self._output_padding(input, output_size),
+            self.groups,
+            self.dilation,
+        )
+
+
+class ConvTranspose1d(_ConvTransposeNd):
+    _n = 1
+
+
+class ConvTranspose2d(_ConvTransposeNd):
+    _n = 2
 
 
 class MaxPool2d(Module):
