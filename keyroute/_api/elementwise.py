@@ -30,16 +30,18 @@ from ..tensor._tensor import Tensor
 from . import FUNCTIONS, function, method, method_as
 
 aten = ops.aten
-_add = aten.add.Tensor
-_sub = aten.sub.Tensor
-_mul = aten.mul.Tensor
-_div = aten.div.Tensor
-_add_ = aten.add_.Tensor
-_sub_ = aten.sub_.Tensor
-_mul_ = aten.mul_.Tensor
-_div_ = aten.div_.Tensor
+# The operators' plain-function forms (`fast_call`: same behaviour as calling the OpOverload,
+# one slot lookup cheaper); the dunders below take the OpOverloads themselves.
+_add = fast_call(aten.add.Tensor)
+_sub = fast_call(aten.sub.Tensor)
+_mul = fast_call(aten.mul.Tensor)
+_div = fast_call(aten.div.Tensor)
+_add_ = fast_call(aten.add_.Tensor)
+_sub_ = fast_call(aten.sub_.Tensor)
+_mul_ = fast_call(aten.mul_.Tensor)
+_div_ = fast_call(aten.div_.Tensor)
 _exp = aten.exp.default
-_neg = aten.neg.default
+_neg = fast_call(aten.neg.default)
 
 
 def _t(x: Any) -> bool:
@@ -218,18 +220,18 @@ Tensor.__idiv__ = Tensor.__itruediv__  # type: ignore[attr-defined]
 
 # The hottest operators skip the Python frame of the functions above: the operator's
 # plain-function form is the method itself (same behaviour, one call fewer per `a + b`).
-Tensor.__neg__ = fast_call(_neg)  # type: ignore[method-assign]
+Tensor.__neg__ = _neg  # type: ignore[method-assign]
 for _dunder, _op in (
-    ("__add__", _add),
-    ("__radd__", _add),
-    ("__sub__", _sub),
-    ("__mul__", _mul),
-    ("__rmul__", _mul),
-    ("__truediv__", _div),
-    ("__iadd__", _add_),
-    ("__isub__", _sub_),
-    ("__imul__", _mul_),
-    ("__itruediv__", _div_),
+    ("__add__", aten.add.Tensor),
+    ("__radd__", aten.add.Tensor),
+    ("__sub__", aten.sub.Tensor),
+    ("__mul__", aten.mul.Tensor),
+    ("__rmul__", aten.mul.Tensor),
+    ("__truediv__", aten.div.Tensor),
+    ("__iadd__", aten.add_.Tensor),
+    ("__isub__", aten.sub_.Tensor),
+    ("__imul__", aten.mul_.Tensor),
+    ("__itruediv__", aten.div_.Tensor),
 ):
     setattr(Tensor, _dunder, fast_call(_op, binary_operator=True))
 
@@ -305,7 +307,7 @@ _shift_dunders("rshift", "bitwise_right_shift")
 
 def _unary_api(name: str, has_out: bool = True, has_inplace: bool = True) -> None:
     packet = getattr(aten, name)
-    op = packet.default
+    op = fast_call(packet.default)
 
     def fn(input: Tensor, *, out: Tensor | None = None) -> Tensor:  # noqa: A002
         if out is not None:
@@ -326,7 +328,7 @@ def _unary_api(name: str, has_out: bool = True, has_inplace: bool = True) -> Non
     FUNCTIONS[name] = fn
     setattr(Tensor, name, meth)
     if has_inplace:
-        ip = getattr(aten, name + "_").default
+        ip = fast_call(getattr(aten, name + "_").default)
 
         def meth_(self: Tensor) -> Tensor:
             return ip(self)
@@ -398,11 +400,12 @@ def _check_tensor_input(name: str, x: Any) -> None:
 def _alpha_api(name: str) -> None:
     """add/sub: (input, other, *, alpha=1, out=None); numbers go to the Tensor overload."""
     packet = getattr(aten, name)
-    t_op = packet.Tensor
-    ip = getattr(aten, name + "_").Tensor
+    t_op = fast_call(packet.Tensor)
+    ip = fast_call(getattr(aten, name + "_").Tensor)
 
     def fn(input: Any, other: Any, *, alpha: Any = 1, out: Tensor | None = None) -> Tensor:  # noqa: A002
-        _check_tensor_input(name, input)
+        if input.__class__ is not Tensor:
+            _check_tensor_input(name, input)
         if out is not None:
             return packet.out(input, other, alpha=alpha, out=out)
         if alpha.__class__ is int and alpha == 1:
@@ -435,7 +438,8 @@ method_as("subtract_")(Tensor.sub_)
 
 @function
 def mul(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:  # noqa: A002
-    _check_tensor_input("mul", input)
+    if input.__class__ is not Tensor:
+        _check_tensor_input("mul", input)
     if out is not None:
         return aten.mul.out(input, other, out=out)
     return _mul(input, other)
@@ -462,7 +466,8 @@ def div(
     rounding_mode: str | None = None,  # noqa: A002
     out: Tensor | None = None,
 ) -> Tensor:
-    _check_tensor_input("div", input)
+    if input.__class__ is not Tensor:
+        _check_tensor_input("div", input)
     if out is not None:
         if rounding_mode is not None:
             return aten.div.out_mode(input, other, rounding_mode=rounding_mode, out=out)
@@ -501,7 +506,8 @@ method_as("true_divide_")(lambda self, other: _div_(self, other))
 @function
 @method
 def floor_divide(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:  # noqa: A002
-    _check_tensor_input("floor_divide", input)
+    if input.__class__ is not Tensor:
+        _check_tensor_input("floor_divide", input)
     if out is not None:
         return aten.floor_divide.out(input, other, out=out)
     return aten.floor_divide.default(input, other)
@@ -530,7 +536,8 @@ def _scalar_overload_api(
     def fn(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:  # noqa: A002
         if not _t(input):
             if scalar_first is None or not _t(other):
-                _check_tensor_input(name, input)
+                if input.__class__ is not Tensor:
+                    _check_tensor_input(name, input)
             if out is not None:
                 return getattr(packet, out_scalar_first)(input, other, out=out)  # type: ignore[arg-type]
             return getattr(packet, scalar_first)(input, other)
@@ -604,7 +611,8 @@ _scalar_overload_api(
 def pow(input: Any, exponent: Any, *, out: Tensor | None = None) -> Tensor:  # noqa: A001, A002
     if not _t(input):
         if not _t(exponent):
-            _check_tensor_input("pow", input)
+            if input.__class__ is not Tensor:
+                _check_tensor_input("pow", input)
         if out is not None:
             return aten.pow.Scalar_out(input, exponent, out=out)
         return aten.pow.Scalar(input, exponent)
@@ -656,7 +664,7 @@ def rsub(input: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:  # noqa: A002
 
 def _tensor_binary_api(name: str, inplace: bool, out: str = "out") -> None:
     """Binary ops taking two tensors only (maximum, atan2, logical_and, ...)."""
-    op = getattr(aten, name).default
+    op = fast_call(getattr(aten, name).default)
     out_op = getattr(getattr(aten, name), out)
 
     def fn(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:  # noqa: A002
