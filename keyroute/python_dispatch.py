@@ -141,14 +141,15 @@ def _make_python_key(op: Any, after: int, arity: int) -> Any:
             # guard's recomputation. Should the handler recompute `im` (a grad-mode or key
             # guard), its calls reach this kernel again, find no mode and go below: the same
             # result.
-            include, mask = st.im
-            st.im = (include & ~PYTHON_KEYS, mask)
+            im = st.im
+            hidden = st.im = (im[0] & ~PYTHON_KEYS, im[1])
             try:
                 return mode.__torch_dispatch__(op, types, args, kwargs)
             finally:
                 stack.append(mode)
-                include, mask = st.im
-                st.im = (include | PYTHON_KEYS, mask)
+                now = st.im
+                # Untouched by the handler: the saved pair as it was; else its new one, shown.
+                st.im = im if now is hidden else (now[0] | PYTHON_KEYS, now[1])
         if not types:
             return op._redispatch(after, *args, **kwargs)
         for cls in types:
