@@ -14,9 +14,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..dispatcher.keyset import REQUIRES_GRAD_BIT
+from ..dispatcher.tls import state as _tls
 from ..tensor._tensor import Tensor
 from . import _shape
-from ._define import aten, aten_lib, composite, defop, meta
+from ._define import aten, aten_lib, composite, composite_explicit, defop, meta
 from ._meta_util import check, new_meta, shape_of
 
 __all__ = [
@@ -546,6 +548,18 @@ def matmul(self, other):
 
 @composite("matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)")
 def matmul_out(self, other, *, out):
+    d1, d2 = len(self._data.shape), len(other._data.shape)
+    if (
+        d1
+        and d2
+        and _tls.s.grad_enabled
+        and any(t._ks & REQUIRES_GRAD_BIT for t in (self, other, out))
+    ):
+        # PyTorch's _matmul_impl refuses this itself (matmul.out is composite there too).
+        raise RuntimeError(
+            "matmul(): functions with out=... arguments don't support automatic "
+            "differentiation, but one of the arguments requires grad."
+        )
     _matmul_impl(out, self, other)
     return out
 
@@ -583,7 +597,7 @@ def linear(input, weight, bias=None):
     return output
 
 
-@composite(
+@composite_explicit(  # CompositeExplicitAutograd in PyTorch: its autograd kernel refuses grad
     "linear.out(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor(a!) out) -> Tensor(a!)"
 )
 def linear_out(input, weight, bias=None, *, out):

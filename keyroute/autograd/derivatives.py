@@ -13,15 +13,16 @@ The in-place form of an operator (`mul_.Tensor`) uses the same entry.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from .._ops import ops
-from ..tensor.dtype import bool_
+from ..tensor.dtype import bool_, to_dtype
 
-__all__ = ["DERIVATIVES", "Derivative", "derivative"]
+__all__ = ["DERIVATIVES", "NOT_IMPLEMENTED", "Derivative", "derivative"]
 
 A = ops.aten
 
@@ -36,6 +37,12 @@ class Derivative:
     n_outputs: int = 1
     differentiable_outputs: frozenset[int] = frozenset({0})
     save_computed: dict[str, Callable[[dict[str, Any]], Any]] = field(default_factory=dict)
+    # Tensor arguments with neither a formula nor PyTorch's `non_differentiable` mark: the
+    # operator refuses them requiring grad (PyTorch's check_no_requires_grad).
+    no_grad: tuple[str, ...] = ()
+    # Given the bound arguments, whether the outputs are differentiable at all (PyTorch's
+    # output_differentiability conditions); None: always.
+    condition: Callable[[dict[str, Any]], bool] | None = None
 
 
 DERIVATIVES: dict[str, Derivative] = {}
@@ -50,6 +57,8 @@ def derivative(
     n_outputs: int = 1,
     outputs: Sequence[int] = (0,),
     computed: dict[str, Callable[[dict[str, Any]], Any]] | None = None,
+    no_grad: Sequence[str] = (),
+    condition: Callable[[dict[str, Any]], bool] | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register the formula of aten `name` (as "add.Tensor" / "mm")."""
 
@@ -63,6 +72,8 @@ def derivative(
             n_outputs,
             frozenset(outputs),
             dict(computed or {}),
+            tuple(no_grad),
+            condition,
         )
         return fn
 
@@ -216,7 +227,11 @@ def _pow_base_scalar(grad, self, result):
                 A.mul.Tensor(grad, A.mul.Scalar(result, float("-inf"))),
             ),
         )
-    return (A.mul.Scalar(A.mul.Tensor(grad, result), math.log(self)),)
+    if isinstance(self, complex):
+        # PyTorch: grad * (result * log(self)).conj(); keyroute has no conj operator yet.
+        raise NotImplementedError("keyroute: the gradient of pow(complex, Tensor) needs conj")
+    log_self = math.log(self) if self > 0 else float("nan")  # real pow: NaN for a base < 0
+    return (A.mul.Scalar(A.mul.Tensor(grad, result), log_self),)
 
 
 @derivative("lerp.Scalar", "LerpBackward0", save=("weight",))
@@ -292,6 +307,9 @@ def _atan2(grad, self, other):
 
 @derivative("where.self", "WhereBackward0", inputs=("self", "other"), save=("condition",))
 def _where(grad, condition):
+    if condition._dtype is not bool_:
+        # where() warned about a uint8 condition in the forward (PyTorch: once per process).
+        condition = A.ne.Scalar(condition, 0)
     zero = A.zeros_like.default(grad)
     return A.where.self(condition, grad, zero), A.where.self(condition, zero, grad)
 
@@ -649,7 +667,17 @@ def _alias(grad):
     return (grad,)
 
 
-@derivative("_to_copy", "ToCopyBackward0", computed={"dt": _dtype("self")})
+def _to_differentiable_dtype(v: dict[str, Any]) -> bool:
+    # derivatives.yaml: output_differentiability ["!dtype || isDifferentiableType(*dtype)"]
+    return v.get("dtype") is None or to_dtype(v["dtype"]).category >= 2
+
+
+@derivative(
+    "_to_copy",
+    "ToCopyBackward0",
+    computed={"dt": _dtype("self")},
+    condition=_to_differentiable_dtype,
+)
 def _to_copy(grad, dt):
     return (A._to_copy.default(grad, dtype=dt) if grad._dtype is not dt else grad,)
 
@@ -1069,7 +1097,7 @@ def _vector_norm(grad, self, ord, dim, keepdim, result):  # noqa: A002
         result = _unsqueeze_dims(result, dims, ndim)
     p = float(ord)
     if p == 0:
-        return (A.zeros_like.default(self),)
+        return (None,)  # PyTorch's norm_backward: an undefined gradient
     if p == 2:
         safe = A.where.self(A.eq.Scalar(result, 0), A.ones_like.default(result), result)
         g = A.div.Tensor(A.mul.Tensor(self, grad), safe)
@@ -1210,13 +1238,33 @@ def _xlogy(grad, self, other):
     return g_self, A.div.Tensor(A.mul.Tensor(grad, self), other)
 
 
+@derivative("xlogy.Scalar_Self", "XlogyBackward1", inputs=("other",), save=("self", "other"))
+def _xlogy_scalar_self(grad, self, other):
+    return (A.div.Tensor(A.mul.Scalar(grad, self), other),)
+
+
+@derivative("xlogy.Scalar_Other", "XlogyBackward2", inputs=("self",), save=("self", "other"))
+def _xlogy_scalar_other(grad, self, other):
+    g = A.xlogy.Scalar_Other(grad, other)
+    return (g if other > 0 else A.masked_fill.Scalar(g, A.eq.Scalar(self, 0), 0),)
+
+
+def _copysign_self(grad: Any, self: Any, result: Any) -> Any:
+    ratio = A.div.Tensor(result, self)
+    ratio = A.masked_fill.Scalar(ratio, A.eq.Scalar(self, 0), 0)
+    return A.mul.Tensor(grad, ratio)
+
+
 @derivative(
     "copysign.Tensor", "CopysignBackward0", save=("self", "result"), computed={"o": _shape("other")}
 )
 def _copysign(grad, self, result, o):
-    ratio = A.div.Tensor(result, self)
-    ratio = A.masked_fill.Scalar(ratio, A.eq.Scalar(self, 0), 0)
-    return A.mul.Tensor(grad, ratio), _zeros(o, grad)
+    return _copysign_self(grad, self, result), _zeros(o, grad)
+
+
+@derivative("copysign.Scalar", "CopysignBackward1", inputs=("self",), save=("self", "result"))
+def _copysign_scalar(grad, self, result):
+    return (_copysign_self(grad, self, result),)
 
 
 @derivative("fmax", "FmaxBackward0", save=("self", "other"))
@@ -1254,9 +1302,25 @@ def _nansum(grad, self, dim, keepdim):
     return (A.masked_fill.Scalar(g, A.isnan.default(self), 0),)
 
 
+def _evenly_distribute(grad: Any, self: Any, result: Any) -> Any:
+    """PyTorch's evenly_distribute_backward: grad shared by the elements equal to the result
+    (by the NaNs when the result is NaN)."""
+    if bool(A.isnan.default(result)):
+        mask = A.isnan.default(self)
+    else:
+        mask = A.eq.Tensor(self, result)
+    share = A.div.Tensor(grad, A.sum.default(mask))
+    return A.masked_fill.Tensor(_zeros(tuple(self.shape), grad), mask, share)
+
+
 @derivative("median", "MedianBackward0", save=("self", "result"))
 def _median(grad, self, result):
-    return (_select_max_grad(grad, self, result, list(range(self.dim())), False),)
+    return (_evenly_distribute(grad, self, result),)
+
+
+@derivative("nanmedian", "NanmedianBackward0", save=("self", "result"))
+def _nanmedian(grad, self, result):
+    return (_evenly_distribute(grad, self, result),)
 
 
 @derivative(
@@ -1268,6 +1332,42 @@ def _median(grad, self, result):
 )
 def _median_dim(grads, dim, keepdim, result1, s):
     return (_indices_backward(grads, dim, keepdim, result1, s),)
+
+
+@derivative(
+    "nanmedian.dim",
+    "NanmedianBackward1",
+    save=("dim", "keepdim", "result1"),
+    n_outputs=2,
+    computed={"s": _shape("self")},
+)
+def _nanmedian_dim(grads, dim, keepdim, result1, s):
+    return (_indices_backward(grads, dim, keepdim, result1, s),)
+
+
+@derivative(
+    "mode",
+    "ModeBackward0",
+    save=("dim", "keepdim", "result1"),
+    n_outputs=2,
+    computed={"s": _shape("self")},
+)
+def _mode(grads, dim, keepdim, result1, s):
+    return (_indices_backward(grads, dim, keepdim, result1, s),)
+
+
+@derivative("norm.ScalarOpt_dtype", "NormBackward2", save=("self", "p", "result"))
+def _norm_dtype(grad, self, p, result):
+    self = A._to_copy.default(self, dtype=grad._dtype)
+    return _vector_norm(grad, self, 2 if p is None else p, None, False, result)
+
+
+@derivative(
+    "norm.ScalarOpt_dim_dtype", "NormBackward3", save=("self", "p", "dim", "keepdim", "result")
+)
+def _norm_dim_dtype(grad, self, p, dim, keepdim, result):
+    self = A._to_copy.default(self, dtype=grad._dtype)
+    return _vector_norm(grad, self, 2 if p is None else p, dim, keepdim, result)
 
 
 @derivative("norm.Scalar", "NormBackward0", save=("self", "p", "result"))
@@ -1456,6 +1556,18 @@ def _index_fill(grad, dim, index):
 
 
 @derivative(
+    "index_fill.int_Tensor", "IndexFillBackward1", inputs=("self", "value"), save=("dim", "index")
+)
+def _index_fill_tensor(grad, dim, index, needs):
+    g_self = A.index_fill.int_Scalar(grad, dim, index, 0) if needs[0] else None
+    if not needs[1]:
+        return g_self, None
+    # Each filled position counts once, however often the index names it.
+    unique = A._unique.default(index, False)[0]
+    return g_self, A.sum.default(A.index_select.default(grad, dim, unique))
+
+
+@derivative(
     "masked_select",
     "MaskedSelectBackward0",
     inputs=("self",),
@@ -1466,6 +1578,8 @@ def _masked_select(grad, mask, s):
     from ..aten._shape import broadcast_shapes
 
     shape = broadcast_shapes(s, tuple(mask.shape))
+    if not shape:  # 0-d: a 0-d boolean mask cannot index a 0-d tensor
+        return (A.where.self(mask, A.reshape.default(grad, []), _zeros((), grad)),)
     out = _zeros(shape, grad)
     full_mask = A.expand.default(mask, list(shape))
     return (A.index_put.default(out, [full_mask], grad, False),)
@@ -1614,6 +1728,8 @@ def _repeat(grad, repeats, s):
     "unfold", "UnfoldBackward0", save=("dimension", "size", "step"), computed={"s": _shape("self")}
 )
 def _unfold(grad, dimension, size, step, s):
+    if not s:  # a 0-d tensor unfolds to one window of one element
+        return (A.reshape.default(grad, []),)
     out = _zeros(s, grad)
     d = dimension % max(len(s), 1)
     windows = grad.shape[d] if s else 1
@@ -1702,7 +1818,8 @@ def _reduce_factor(reduction: int, n: int) -> float:
 @derivative("mse_loss", "MseLossBackward0", save=("self", "target", "reduction"))
 def _mse(grad, self, target, reduction):
     n = self.numel() if reduction == 1 else 1
-    g = A.mul.Tensor(A.mul.Scalar(A.sub.Tensor(self, target), 2.0 / n), grad)
+    scale = 2.0 / n if n else float("nan")  # mean of nothing: the gradient is empty anyway
+    g = A.mul.Tensor(A.mul.Scalar(A.sub.Tensor(self, target), scale), grad)
     return g, A.neg.default(g)
 
 
@@ -1710,6 +1827,7 @@ def _mse(grad, self, target, reduction):
     "binary_cross_entropy",
     "BinaryCrossEntropyBackward0",
     save=("self", "target", "weight", "reduction"),
+    no_grad=("weight",),
 )
 def _bce(grad, self, target, weight, reduction):
     n = self.numel() if reduction == 1 else 1
@@ -1728,6 +1846,7 @@ def _bce(grad, self, target, weight, reduction):
     "binary_cross_entropy_with_logits",
     "BinaryCrossEntropyWithLogitsBackward0",
     save=("self", "target", "weight", "pos_weight", "reduction"),
+    no_grad=("weight", "pos_weight"),
 )
 def _bce_logits(grad, self, target, weight, pos_weight, reduction):
     n = self.numel() if reduction == 1 else 1
@@ -1792,6 +1911,7 @@ def _nll_backward(
     inputs=("self",),
     n_outputs=2,
     save=("self", "target", "weight", "reduction", "ignore_index", "result1"),
+    no_grad=("weight",),
 )
 def _nll(grads, self, target, weight, reduction, ignore_index, result1):
     return (
@@ -1807,6 +1927,7 @@ def _nll(grads, self, target, weight, reduction, ignore_index, result1):
     inputs=("self",),
     n_outputs=2,
     save=("self", "target", "weight", "reduction", "ignore_index", "result1"),
+    no_grad=("weight",),
 )
 def _nll2d(grads, self, target, weight, reduction, ignore_index, result1):
     return (_nll_backward(grads[0], self, target, weight, reduction, ignore_index, result1, 1),)
@@ -1890,6 +2011,7 @@ def _native_dropout(grads, p, train, result1):
     "ScaledDotProductFlashAttentionForCpuBackward0",
     inputs=("query", "key", "value"),
     n_outputs=2,
+    no_grad=("attn_mask",),
     save=(
         "query", "key", "value", "dropout_p", "is_causal", "attn_mask", "scale", "result0",
         "result1",
@@ -1902,55 +2024,6 @@ def _sdpa_flash(grads, query, key, value, dropout_p, is_causal, attn_mask, scale
         grads[0], query, key, value, result0, result1, dropout_p, is_causal,
         attn_mask=attn_mask, scale=scale,
     )  # fmt: skip
-
-
-def _register_not_implemented(name: str) -> None:
-    """Outputs of aten `name` get PyTorch's NotImplemented node: PyTorch's autograd has no
-    formula for it, so a backward through it (a double backward) raises."""
-    from ..dispatcher.keys import DispatchKey
-    from ..dispatcher.keyset import REQUIRES_GRAD_BIT, full_after_bits
-    from ..dispatcher.operator import LayerKernel
-    from ..dispatcher.tls import redispatch_below_ad_inplace_or_view
-    from ..dispatcher.tls import state as tls
-    from ..library import Library
-    from .graph import Node, gradient_edge, set_history
-
-    op = getattr(A, name).default
-    qualified = op.qualified_name()
-    after = full_after_bits(DispatchKey.AutogradOther)
-
-    class NotImplemented(Node):  # noqa: A001 - PyTorch's node name
-        _name = "NotImplemented"
-
-        def name(self) -> str:
-            return "torch::autograd::NotImplemented"
-
-        def apply(self, grads: list[Any]) -> tuple[Any, ...]:
-            raise RuntimeError(f"derivative for {qualified} is not implemented")
-
-    class Kernel(LayerKernel):
-        def passthrough(self, ks: int) -> int | None:
-            return ks & after if not ks & REQUIRES_GRAD_BIT else None
-
-        def __call__(self, keyset: Any, *args: Any, **kwargs: Any) -> Any:
-            out = redispatch_below_ad_inplace_or_view(op, keyset.repr_ & after, args, kwargs)
-            needs = [
-                t
-                for t in (*args, *kwargs.values())
-                if hasattr(t, "_ks") and t._ks & REQUIRES_GRAD_BIT
-            ]
-            if needs and tls.s.grad_enabled:
-                # As PyTorch's fallback: edges to the inputs that require grad, in order.
-                node = NotImplemented(tuple(gradient_edge(t) for t in needs))
-                for i, t in enumerate(out):
-                    if t._dtype.category >= 2:
-                        set_history(t, node, i)
-            return out
-
-    Library._internal("aten", "IMPL").impl(op, Kernel(), "Autograd", with_keyset=True)
-
-
-_register_not_implemented("_scaled_dot_product_flash_attention_for_cpu_backward")
 
 
 @derivative(
@@ -2036,6 +2109,13 @@ def _avg_pool2d(
 
 @derivative("_adaptive_avg_pool2d", "AdaptiveAvgPool2DBackward0", computed={"s": _shape("self")})
 def _adaptive_avg_pool2d(grad, s):
+    for d in range(1 if grad.dim() == 4 else 0, grad.dim()):
+        if grad.shape[d] == 0:
+            raise RuntimeError(
+                f"adaptive_avg_pool2d_backward(): Expected grad_output to have non-zero size "
+                f"for non-batch dimensions, but grad_output has sizes {list(grad.shape)} with "
+                f"dimension {d} being empty"
+            )
     h, w = s[-2], s[-1]
     oh, ow = grad.shape[-2], grad.shape[-1]
     out = _zeros(s, grad)
@@ -2160,8 +2240,148 @@ def _softmax_backward_data(grad, grad_output, output, dim):
     inputs=("grad_output", "self"),
     save=("target", "weight", "reduction", "ignore_index"),
     computed={"s": _shape("self")},
+    no_grad=("weight", "total_weight"),
 )
 def _nll_loss_backward(grad, target, weight, reduction, ignore_index, s):
     # linear in grad_output: its gradient is the loss itself applied to grad
     g_go = A.nll_loss_forward.default(grad, target, weight, reduction, ignore_index)[0]
     return g_go, _zeros(s, grad)
+
+
+@derivative("convolution_backward", "ConvolutionBackwardBackward0", n_outputs=3, outputs=(0, 1, 2),
+            inputs=("grad_output", "input", "weight"),
+            save=("grad_output", "input", "weight", "stride", "padding", "dilation", "transposed",
+                  "output_padding", "groups"))  # fmt: skip
+def _convolution_backward(
+    grads,
+    grad_output,
+    input,  # noqa: A002
+    weight,
+    stride,
+    padding,
+    dilation,
+    transposed,
+    output_padding,
+    groups,
+    needs,
+):
+    # convolution_backward is bilinear: (gI, gW) pair grad_output with weight and input, and gb
+    # sums grad_output. So d<ggI, gI>/dgO = conv(ggI, W), d<ggW, gW>/dgO = conv(x, ggW),
+    # d<ggb, gb>/dgO = ggb broadcast; d/dW = conv_backward(gO, ggI, W)'s weight gradient and
+    # d/dx = conv_backward(gO, x, ggW)'s input gradient (PyTorch's
+    # _convolution_double_backward, written with convolution and convolution_backward calls).
+    gg_in, gg_w, gg_b = (list(grads) + [None, None, None])[:3]
+    geometry = (list(stride), list(padding), list(dilation), transposed, list(output_padding))
+
+    def conv(x: Any, w: Any, b: Any) -> Any:
+        return A.convolution.default(x, w, b, *geometry, groups)
+
+    g_go = None
+    if needs[0]:
+        if gg_in is not None:
+            g_go = conv(gg_in, weight, gg_b)
+            gg_b = None
+        if gg_w is not None:
+            term = conv(input, gg_w, gg_b)
+            g_go = term if g_go is None else A.add.Tensor(g_go, term)
+            gg_b = None
+        if gg_b is not None:
+            shape = [1] * grad_output.dim()
+            shape[1] = -1
+            g_go = A.expand.default(A.reshape.default(gg_b, shape), list(grad_output.shape))
+    g_in = None
+    if needs[1] and gg_w is not None:
+        g_in = A.convolution_backward.default(
+            grad_output, input, gg_w, None, *geometry, groups, [True, False, False]
+        )[0]
+    g_w = None
+    if needs[2] and gg_in is not None:
+        g_w = A.convolution_backward.default(
+            grad_output, gg_in, weight, None, *geometry, groups, [False, True, False]
+        )[1]
+    return g_go, g_in, g_w
+
+
+# ----------------------------------------------------------------------------- in-place forms
+# In-place operators with their own derivatives.yaml entry (and so their own node name). The
+# kernel saves self before the op writes it, so the functional operator's formula applies.
+
+
+def _inplace_entry(name: str, node_name: str, functional: str) -> None:
+    DERIVATIVES[name] = dataclasses.replace(DERIVATIVES[functional], name=name, node_name=node_name)
+
+
+for _name, _node, _functional in (
+    ("celu_", "CeluBackward1", "celu"),
+    ("elu_", "EluBackward1", "elu"),
+    ("leaky_relu_", "LeakyReluBackward1", "leaky_relu"),
+    ("threshold_", "ThresholdBackward1", "threshold"),
+    ("t_", "TBackward1", "t"),
+    ("transpose_", "TransposeBackward1", "transpose.int"),
+    ("squeeze_", "SqueezeBackward3", "squeeze"),
+    ("squeeze_.dim", "SqueezeBackward4", "squeeze.dim"),
+    ("squeeze_.dims", "SqueezeBackward5", "squeeze.dims"),
+    ("unsqueeze_", "UnsqueezeBackward1", "unsqueeze"),
+):
+    _inplace_entry(_name, _node, _functional)
+
+
+@derivative("_index_put_impl_", "IndexPutImplBackward0", inputs=("self", "values"),
+            save=("indices", "accumulate"), no_grad=("indices",))  # fmt: skip
+def _index_put_impl(grad, indices, accumulate):
+    return _index_put(grad, indices, accumulate, None)
+
+
+def _zero_self(grad: Any) -> tuple[Any, ...]:
+    return (A.zeros_like.default(grad),)
+
+
+# Comparisons written in place into self (the functional comparisons are not differentiable).
+for _op, _node in (("eq", "Eq"), ("ne", "Ne"), ("lt", "Lt"), ("le", "Le"), ("gt", "Gt"),
+                   ("ge", "Ge")):  # fmt: skip
+    derivative(f"{_op}_.Scalar", f"{_node}Backward0", inputs=("self",))(_zero_self)
+    derivative(f"{_op}_.Tensor", f"{_node}Backward1", computed={"o": _shape("other")})(
+        lambda grad, o: (A.zeros_like.default(grad), _zeros(o, grad))
+    )
+
+# Random fills: the result does not depend on self's values.
+for _name, _node in (
+    ("uniform_", "UniformBackward0"),
+    ("normal_", "NormalBackward0"),
+    ("random_.from", "RandomBackward0"),
+    ("random_.to", "RandomBackward1"),
+    ("bernoulli_.float", "BernoulliBackward2"),
+):
+    derivative(_name, _node, inputs=("self",))(_zero_self)
+
+derivative("lift_fresh", "LiftFreshBackward0")(lambda grad: (grad,))
+
+
+# ----------------------------------------------------------------------------- not implemented
+# derivatives.yaml's not_implemented("<what>") formulas: the outputs require grad and a backward
+# through the node raises NotImplementedError. Kept apart from DERIVATIVES, whose entries each
+# have a gradient case (tests/autograd/grad_cases.py): these have no gradient to check.
+
+NOT_IMPLEMENTED: dict[str, Derivative] = {}
+
+
+def _not_implemented(
+    name: str, node_name: str, what: str, inputs: Sequence[str] = ("self",), n_outputs: int = 1
+) -> None:
+    def formula(grad: Any) -> Any:
+        raise NotImplementedError(f"the derivative for '{what}' is not implemented.")
+
+    NOT_IMPLEMENTED[name] = Derivative(name, node_name, formula, (), tuple(inputs), n_outputs)
+
+
+for _name, _node, _n in (
+    ("_unique", "UniqueBackward0", 2),
+    ("_unique2", "Unique2Backward0", 3),
+    ("unique_dim", "UniqueDimBackward0", 3),
+    ("unique_consecutive", "UniqueConsecutiveBackward0", 3),
+    ("unique_dim_consecutive", "UniqueDimConsecutiveBackward0", 3),
+):
+    _not_implemented(_name, _node, _name, n_outputs=_n)
+for _name in ("acosh", "asinh", "atanh"):
+    _not_implemented(f"{_name}_", f"{_name.capitalize()}Backward1", f"inplace version of {_name}")
+_not_implemented("embedding_renorm_", "EmbeddingRenormBackward0", "embedding_renorm")

@@ -1,5 +1,9 @@
 """The autograd fallback: what an Autograd key runs for an operator with no autograd kernel.
 
+Every aten operator has its own autograd kernel (autograd/kernels.py: a formula, a passthrough,
+the out= refusal, or NotImplemented, as PyTorch's codegen gives them), so this fallback serves
+custom (non-aten) operators, as PyTorch's does.
+
 As PyTorch's default ("warn" mode): the operator runs below autograd *without* disabling
 autograd for what it calls, so a kernel made of differentiable operators still records a graph;
 outputs that need a gradient but got no graph node get one that warns when backward reaches it.

@@ -1,10 +1,19 @@
-"""Autograd kernels: one per differentiable operator, built from its derivatives-table entry.
+"""Autograd kernels: one on the Autograd alias key for every aten operator that is not
+CompositeImplicitAutograd, of the kind PyTorch's codegen gives it (`register_all`):
 
-Registered on the Autograd alias key. When no input requires grad (or grad mode is off) the
-kernel is a pure passthrough below autograd, which the dispatcher folds away on the plain path.
-Otherwise it builds the graph node (PyTorch's `<Op>Backward<N>` name), saves what the formula
-needs, runs the operator below autograd, and records the outputs' history. In-place ops check
-leaves and rebase views (CopySlices); out= variants refuse tensors that require grad.
+- AutogradKernel: the derivatives-table entry (an in-place or out= form matched to its
+  functional operator by signature, unless it has an entry of its own). It builds the graph
+  node (PyTorch's `<Op>Backward<N>` name), saves what the formula needs, runs the operator
+  below autograd, and records the outputs' history. In-place ops check leaves and rebase views
+  (CopySlices).
+- OutKernel: the out= form of a differentiable operator refuses tensors that require grad.
+- NonDifferentiableKernel: outputs never require grad (NON_DIFFERENTIABLE).
+- NotImplementedKernel: no formula (PyTorch's autogradNotImplementedFallback): outputs get a
+  NotImplemented node whose backward raises.
+
+When no input requires grad (or grad mode is off) each is a pure passthrough below autograd,
+which the dispatcher folds away on the plain path. Custom operators get the autograd fallback
+(autograd/fallback.py) instead, as in PyTorch.
 """
 
 from __future__ import annotations
@@ -24,11 +33,18 @@ from ..dispatcher.schema import OPT_TENSOR, TENSOR
 from ..dispatcher.tls import AUTOGRAD_WITH_INPLACE_OR_VIEW, redispatch_below_ad_inplace_or_view
 from ..dispatcher.tls import state as _tls
 from ._meta import AutogradMeta
-from .derivatives import DERIVATIVES, Derivative
+from .derivatives import DERIVATIVES, NOT_IMPLEMENTED, Derivative
 from .graph import SavedTensor, _sequence, grad_accumulator, gradient_edge, set_history
 from .nodes import CopySlices, make_node_class
+from .nodes import NotImplemented as _NotImplementedFn  # not the builtin
 
-__all__ = ["AutogradKernel", "register_all"]
+__all__ = [
+    "AutogradKernel",
+    "NonDifferentiableKernel",
+    "NotImplementedKernel",
+    "OutKernel",
+    "register_all",
+]
 
 _AFTER_AUTOGRAD = full_after_bits(DispatchKey.AutogradOther)
 # The guard redispatch_below_ad_inplace_or_view sets, inlined in AutogradKernel.bind's closure.
@@ -90,6 +106,10 @@ class AutogradKernel(LayerKernel):
             if n == "result" or (n.startswith("result") and n[6:].isdigit())
         )
         self.needs_values = bool(entry.save_computed or inplace)
+        # Arguments that must not require grad (PyTorch's check_no_requires_grad), and the
+        # condition under which the outputs are differentiable at all (_to_copy's dtype).
+        self.no_grad = tuple(n for n in entry.no_grad if n in index)
+        self.checks_values = bool(self.no_grad or entry.condition is not None)
 
     def passthrough(self, ks: int) -> int | None:
         return ks & _AFTER_AUTOGRAD if not ks & REQUIRES_GRAD_BIT else None
@@ -112,6 +132,13 @@ class AutogradKernel(LayerKernel):
         if not _tls.s.grad_enabled:
             return _below(self.op, ks, args, kwargs)
         values = None
+        if self.checks_values:
+            values = self._bind(args, kwargs)
+            for name in self.no_grad:
+                _check_no_requires_grad(values[name], name, self.op._opname)
+            condition = self.entry.condition
+            if condition is not None and not condition(values):
+                return _below(self.op, ks, args, kwargs)
         index = self.input_index
         if index is not None and len(args) >= self.min_positional:
             flat = [args[i] for i in index]
@@ -176,7 +203,9 @@ class AutogradKernel(LayerKernel):
         else:
             diff_outputs = entry.differentiable_outputs
             for i, t in enumerate(outs):
-                if i in diff_outputs and hasattr(t, "_ks") and t._dtype.category >= 2:
+                if i in diff_outputs and hasattr(t, "_ks"):
+                    if t._dtype.category < 2:
+                        raise _dtype_error(t)
                     ag = t._ag
                     if ag is None:
                         ag = t._ag = AutogradMeta()
@@ -193,7 +222,13 @@ class AutogradKernel(LayerKernel):
         __call__ does with the per-kernel lookups hoisted out of the call."""
         general = functools.partial(self, DispatchKeySet.from_raw(ks))
         index = self.input_index
-        if not ks & REQUIRES_GRAD_BIT or index is None or self.inplace or self.needs_values:
+        if (
+            not ks & REQUIRES_GRAD_BIT
+            or index is None
+            or self.inplace
+            or self.needs_values
+            or self.checks_values
+        ):
             return general
         op, rcache, below = self.op, self.op._rcache, ks & _AFTER_AUTOGRAD
         resolve = op._resolve
@@ -274,11 +309,15 @@ class AutogradKernel(LayerKernel):
                     ag.grad_fn = node
                     ag.output_nr = 0
                     out._ks |= REQUIRES_GRAD_BIT
+                else:
+                    raise _dtype_error(out)
                 outs = (out,)
             else:
                 outs = out if out.__class__ is tuple or out.__class__ is list else (out,)
                 for i, t in enumerate(outs):
-                    if i in diff_outputs and hasattr(t, "_ks") and t._dtype.category >= 2:
+                    if i in diff_outputs and hasattr(t, "_ks"):
+                        if t._dtype.category < 2:
+                            raise _dtype_error(t)
                         ag = t._ag
                         if ag is None:
                             ag = t._ag = AutogradMeta()
@@ -292,25 +331,64 @@ class AutogradKernel(LayerKernel):
         return autograd_call
 
     def _check_inplace(self, values: dict[str, Any]) -> None:
-        self_ = values[self.names[0]]
-        ag = self_._ag
-        if (
-            self_._ks & REQUIRES_GRAD_BIT
-            and (ag is None or ag.grad_fn is None)
-            and self_._base is None
-        ):
+        _check_inplace(values[self.names[0]], self.op)
+
+
+def _check_inplace(self_: Any, op: OpOverload) -> None:
+    """PyTorch's check_inplace: an in-place op may not write a leaf that requires grad, a view
+    of one, or a view whose creation forbids it."""
+    ag = self_._ag
+    if self_._ks & REQUIRES_GRAD_BIT and (ag is None or ag.grad_fn is None) and self_._base is None:
+        raise RuntimeError(
+            "a leaf Variable that requires grad is being used in an in-place operation."
+        )
+    base = self_._base
+    if base is not None:
+        if ag is not None and ag.creation_meta:
+            _raise_view_error(self_, ag.creation_meta, op)
+        if base._ks & REQUIRES_GRAD_BIT and (base._ag is None or base._ag.grad_fn is None):
             raise RuntimeError(
-                "a leaf Variable that requires grad is being used in an in-place operation."
+                "a view of a leaf Variable that requires grad is being used in an in-place "
+                "operation."
             )
-        base = self_._base
-        if base is not None:
-            if ag is not None and ag.creation_meta:
-                _raise_view_error(self_, ag.creation_meta, self.op)
-            if base._ks & REQUIRES_GRAD_BIT and (base._ag is None or base._ag.grad_fn is None):
-                raise RuntimeError(
-                    "a view of a leaf Variable that requires grad is being used in an in-place "
-                    "operation."
-                )
+
+
+def _can_mutate(t: Any) -> bool:
+    """PyTorch's can_mutate_inplace (grad required): False for a leaf that requires grad, a
+    view of one, or a view whose creation forbids writing it."""
+    ag = t._ag
+    base = t._base
+    if base is not None:
+        if ag is not None and ag.creation_meta:
+            return False
+        if t._ks & REQUIRES_GRAD_BIT and (base._ag is None or base._ag.grad_fn is None):
+            return False
+    return not (t._ks & REQUIRES_GRAD_BIT and (ag is None or ag.grad_fn is None))
+
+
+def _check_no_requires_grad(t: Any, name: str, fn_name: str) -> None:
+    items = t if isinstance(t, (list, tuple)) else (t,)
+    if any(hasattr(x, "_ks") and x._ks & REQUIRES_GRAD_BIT for x in items):
+        raise RuntimeError(
+            f"The function '{fn_name}' is not differentiable with respect to argument '{name}'. "
+            f"This input cannot have requires_grad True."
+        )
+
+
+def _dtype_error(t: Any) -> RuntimeError:
+    # set_history's check: an output recorded in the graph must be floating point or complex.
+    return RuntimeError(f"Autograd not support dtype: {t._dtype._short}")
+
+
+def _flat_tensors(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
+    """The tensors among the arguments, tensor lists flattened, in argument order."""
+    out = []
+    for v in (*args, *kwargs.values()) if kwargs else args:
+        if hasattr(v, "_ks"):
+            out.append(v)
+        elif isinstance(v, (list, tuple)):
+            out.extend(t for t in v if hasattr(t, "_ks"))
+    return out
 
 
 def _clone_for_save(t: Any) -> Any:
@@ -373,29 +451,94 @@ def _rebase_history(t: Any, node: Any) -> None:
     as_strided_history(t, base, geometry)
 
 
-def _out_error_kernel(op: OpOverload) -> Any:
-    class OutKernel(LayerKernel):
-        def passthrough(self, ks: int) -> int | None:
-            return ks & _AFTER_AUTOGRAD if not ks & REQUIRES_GRAD_BIT else None
+class OutKernel(LayerKernel):
+    """Autograd kernel of the out= form of a differentiable operator: refuses to run when an
+    argument requires grad (PyTorch's generated out= kernels)."""
 
-        def __call__(self, keyset: DispatchKeySet, *args: Any, **kwargs: Any) -> Any:
-            tensors = [a for a in list(args) + list(kwargs.values()) if hasattr(a, "_ks")]
-            if _tls.s.grad_enabled and any(_is_diff_tensor(t) for t in tensors):
-                base = op._opname
+    def __init__(self, op: OpOverload) -> None:
+        self.op = op
+
+    def passthrough(self, ks: int) -> int | None:
+        return ks & _AFTER_AUTOGRAD if not ks & REQUIRES_GRAD_BIT else None
+
+    def __call__(self, keyset: DispatchKeySet, *args: Any, **kwargs: Any) -> Any:
+        if _tls.s.grad_enabled and any(_is_diff_tensor(t) for t in _flat_tensors(args, kwargs)):
+            raise RuntimeError(
+                f"{self.op._opname}(): functions with out=... arguments don't support automatic "
+                f"differentiation, but one of the arguments requires grad."
+            )
+        return _below(self.op, keyset.repr_, args, kwargs)
+
+
+class NotImplementedKernel(LayerKernel):
+    """Autograd kernel of an aten operator without a derivative formula (PyTorch's
+    autogradNotImplementedFallback, which its codegen registers for such operators).
+
+    The operator runs below autograd; when an input requires grad, its floating-point outputs
+    get a `NotImplemented` node (edges to the inputs that require grad) whose backward raises
+    "derivative for aten::<op> is not implemented". Outputs written in place rebase their
+    history onto it, after PyTorch's in-place checks (for out= arguments: the out= refusal).
+    """
+
+    def __init__(self, op: OpOverload) -> None:
+        schema = op._schema
+        self.op = op
+        self.op_name = f"aten::{op._opname}"
+        self.names = [a.name for a in schema.arguments]
+        self.has_out = any(a.is_out for a in schema.arguments)
+        self.written = tuple(schema.mutated_arg_indices)
+        self.inplace_outputs = frozenset(
+            i
+            for i, r in enumerate(schema.returns)
+            if r.alias_info is not None and r.alias_info.is_write
+        )
+
+    def passthrough(self, ks: int) -> int | None:
+        return ks & _AFTER_AUTOGRAD if not ks & REQUIRES_GRAD_BIT else None
+
+    def __call__(self, keyset: DispatchKeySet, *args: Any, **kwargs: Any) -> Any:
+        ks = keyset.repr_
+        if not _tls.s.grad_enabled:
+            return _below(self.op, ks, args, kwargs)
+        needs = [t for t in _flat_tensors(args, kwargs) if t._ks & REQUIRES_GRAD_BIT]
+        if not needs:
+            return _below(self.op, ks, args, kwargs)
+        for i in self.written:
+            t = args[i] if i < len(args) else kwargs.get(self.names[i])
+            if not hasattr(t, "_ks"):
+                continue
+            if not self.has_out:
+                _check_inplace(t, self.op)
+            elif not _can_mutate(t):
                 raise RuntimeError(
-                    f"{base}(): functions with out=... arguments don't support automatic "
-                    f"differentiation, but one of the arguments requires grad."
+                    f"{self.op_name}(): functions with out=... arguments don't support "
+                    f"automatic differentiation, but one of the arguments requires grad."
                 )
-            return _below(op, keyset.repr_, args, kwargs)
+        node = _NotImplementedFn(tuple(gradient_edge(t) for t in needs), self.op_name)
+        node.input_metadata = [(t._data.shape, t._dtype) for t in needs]
+        out = _below(self.op, ks, args, kwargs)
+        outs = out if out.__class__ is tuple or out.__class__ is list else (out,)
+        output_nr = 0
+        for i, o in enumerate(outs):
+            for t in o if isinstance(o, (list, tuple)) else (o,):
+                if not hasattr(t, "_ks") or t._dtype.category < 2:
+                    continue
+                if i in self.inplace_outputs:
+                    _rebase_history(t, node)
+                else:
+                    set_history(t, node, output_nr)
+                output_nr += 1
+        return out
 
-    return OutKernel()
 
-
-#: Operators whose outputs never require grad (PyTorch's DONT_REQUIRE_DERIVATIVE and
-#: `output_differentiability: False` entries): their autograd kernel only redispatches.
+#: Operators whose outputs never require grad: PyTorch's DONT_REQUIRE_DERIVATIVE list (by base
+#: name, so every overload and in-place form without an entry of its own) and the
+#: derivatives.yaml entries whose outputs are all `output_differentiability: [False]` (base
+#: name, or "name.overload" where only that overload is). Their autograd kernel only
+#: redispatches. (Operators PyTorch has neither a formula nor such a mark for get the
+#: NotImplemented kernel, even those whose outputs are never floating point.)
 NON_DIFFERENTIABLE = {
     "detach",
-    "lift_fresh",
     "_local_scalar_dense",
     "empty_like",
     "zeros_like",
@@ -404,10 +547,10 @@ NON_DIFFERENTIABLE = {
     "rand_like",
     "randn_like",
     "new_empty",
+    "new_empty_strided",
     "new_zeros",
     "new_ones",
     "new_full",
-    "empty_strided",
     "nonzero",
     "argmax",
     "argmin",
@@ -418,6 +561,7 @@ NON_DIFFERENTIABLE = {
     "isposinf",
     "isneginf",
     "signbit",
+    "isin",
     "eq",
     "ne",
     "lt",
@@ -428,28 +572,86 @@ NON_DIFFERENTIABLE = {
     "logical_or",
     "logical_xor",
     "logical_not",
-    "bitwise_and",
-    "bitwise_or",
-    "bitwise_xor",
-    "bitwise_not",
-    "bitwise_left_shift",
-    "bitwise_right_shift",
     "count_nonzero",
     "all",
     "any",
-    "uniform_",
-    "normal_",
-    "random_",
-    "bernoulli_",
-    "randperm",
-    "arange",
-    "linspace",
-    "eye",
     "resize_",
-    "_unique2",
     "bucketize",
     "searchsorted",
     "one_hot",
+    "equal",
+    "view.dtype",
+}
+
+
+def _non_differentiable(op: OpOverload) -> bool:
+    name = op._opname
+    return (
+        name in NON_DIFFERENTIABLE
+        or name.rstrip("_") in NON_DIFFERENTIABLE
+        or f"{name}.{op._overloadname or 'default'}" in NON_DIFFERENTIABLE
+    )
+
+
+#: Out= operators PyTorch's codegen generates from the functional one (native_functions.yaml
+#: `autogen:`, tag `generated`): derivatives.yaml never applies to them, so they get the
+#: NotImplemented kernel even when the functional operator has a formula or is not
+#: differentiable (isinf.out and isnan.out, generated too, are DONT_REQUIRE_DERIVATIVE).
+GENERATED_OUT = {
+    "__lshift__.Scalar_out",
+    "__lshift__.Tensor_out",
+    "__rshift__.Scalar_out",
+    "__rshift__.Tensor_out",
+    "_to_copy.out",
+    "_unique.out",
+    "_unique2.out",
+    "add.Scalar_out",
+    "bincount.out",
+    "bitwise_and.Scalar_Tensor_out",
+    "bitwise_left_shift.Scalar_Tensor_out",
+    "bitwise_or.Scalar_Tensor_out",
+    "bitwise_right_shift.Scalar_Tensor_out",
+    "bitwise_xor.Scalar_Tensor_out",
+    "celu.out",
+    "clone.out",
+    "constant_pad_nd.out",
+    "convolution.out",
+    "count_nonzero.dim_IntList_out",
+    "count_nonzero.out",
+    "div.Scalar_mode_out",
+    "div.Scalar_out",
+    "embedding.out",
+    "flip.out",
+    "floor_divide.Scalar_out",
+    "index_fill.int_Scalar_out",
+    "index_fill.int_Tensor_out",
+    "index_put.out",
+    "masked_fill.Scalar_out",
+    "masked_fill.Tensor_out",
+    "median.out",
+    "mul.Scalar_out",
+    "nanmedian.out",
+    "native_dropout.out",
+    "native_layer_norm.out",
+    "norm.ScalarOpt_dtype_out",
+    "norm.Scalar_out",
+    "prod.out",
+    "put.out",
+    "relu.out",
+    "remainder.Scalar_Tensor_out",
+    "repeat.out",
+    "repeat_interleave.Tensor_out",
+    "roll.out",
+    "rot90.out",
+    "rsub.Scalar_out",
+    "rsub.Tensor_out",
+    "std_mean.correction_out",
+    "sub.Scalar_out",
+    "sum.out",
+    "unique_consecutive.out",
+    "unique_dim.out",
+    "unique_dim_consecutive.out",
+    "var_mean.correction_out",
 }
 
 
@@ -466,31 +668,96 @@ class NonDifferentiableKernel(LayerKernel):
         return _below(self.op, keyset.repr_, args, kwargs)
 
 
+class NonDifferentiableViewKernel(NonDifferentiableKernel):
+    """Autograd kernel of a view operator whose output is not differentiable (view.dtype): the
+    view shares its base's key set, so its requires-grad bit is cleared (PyTorch makes such
+    views with is_bw_differentiable=False)."""
+
+    def passthrough(self, ks: int) -> int | None:
+        return ks & _AFTER_AUTOGRAD if not ks & REQUIRES_GRAD_BIT else None
+
+    def __call__(self, keyset: DispatchKeySet, *args: Any, **kwargs: Any) -> Any:
+        out = _below(self.op, keyset.repr_, args, kwargs)
+        for t in out if isinstance(out, (list, tuple)) else (out,):
+            if hasattr(t, "_ks"):
+                t._ks &= ~REQUIRES_GRAD_BIT
+        return out
+
+
+def _signature(op: OpOverload) -> tuple[Any, ...]:
+    """The operator's arguments without out= ones and alias annotations: what PyTorch matches
+    an in-place or out= form to its functional operator's derivatives by."""
+    return tuple(
+        (a.name, str(a.real_type), a.kwarg_only) for a in op._schema.arguments if not a.is_out
+    )
+
+
+#: CompositeImplicitAutograd operators that PyTorch's derivatives.yaml lists anyway.
+COMPOSITE_WITH_FORMULA = frozenset({"chunk", "linear", "matmul", "max_pool2d", "one_hot"})
+
+
 def register_all(lib: Any) -> None:
-    """Register autograd kernels for every aten operator with a derivatives-table entry (and
-    their in-place forms), and the out= refusal for out variants."""
+    """Register an autograd kernel for every aten operator that is not CompositeImplicitAutograd,
+    as PyTorch's codegen does: the derivatives-table formula (an in-place or out= form uses its
+    functional operator's entry, matched by signature, unless it has its own), a passthrough
+    for non-differentiable operators, the out= refusal, and NotImplemented for the rest."""
     from ..dispatcher.operator import all_ops
 
-    by_name = {op.qualified_name(): op for op in all_ops() if op.namespace == "aten"}
-    for name, entry in DERIVATIVES.items():
+    aten = [op for op in all_ops() if op.namespace == "aten" and op._schema is not None]
+    by_name = {op.qualified_name(): op for op in aten}
+    # Functional operators by (name, signature): their entry, or None if non-differentiable.
+    functional: dict[tuple[Any, ...], Derivative | None] = {}
+    for name, entry in {**DERIVATIVES, **NOT_IMPLEMENTED}.items():
         op = by_name.get(f"aten::{name}".replace(".default", ""))
         if op is None or op.has_kernel_for_dispatch_key(DispatchKey.Autograd):
             continue
         writes_self = 0 in op._schema.mutated_arg_indices
         lib.impl(op, AutogradKernel(op, entry, writes_self), "Autograd", with_keyset=True)
-        base, _, overload = name.partition(".")
-        inplace = by_name.get(
-            f"aten::{base}_" + (f".{overload}" if overload and overload != "default" else "")
-        )
-        if inplace is not None and not inplace.has_kernel_for_dispatch_key(DispatchKey.Autograd):
-            lib.impl(inplace, AutogradKernel(inplace, entry, True), "Autograd", with_keyset=True)
-    for op in by_name.values():
+        if not op._schema.mutated_arg_indices:
+            functional[(op._opname, _signature(op))] = entry
+    for op in aten:
+        if not op._schema.mutated_arg_indices and _non_differentiable(op):
+            functional.setdefault((op._opname, _signature(op)), None)
+    # Composite operators that derivatives.yaml nonetheless gives a formula (for other
+    # backends): PyTorch's codegen refuses their explicit out= forms (linear.out) as it does
+    # any out= form of a differentiable operator.
+    composite_functional = {
+        (op._opname, _signature(op))
+        for op in aten
+        if op._opname in COMPOSITE_WITH_FORMULA and not op._schema.mutated_arg_indices
+    }
+    for op in aten:
         schema = op._schema
-        if schema is None or op.has_kernel_for_dispatch_key(DispatchKey.Autograd):
+        if op.has_kernel_for_dispatch_key(DispatchKey.Autograd):
             continue
         if op.has_kernel_for_dispatch_key(DispatchKey.CompositeImplicitAutograd):
             continue
+        name = op._opname
+        key = (name[:-1] if name.endswith("_") else name, _signature(op))
         if any(a.is_out for a in schema.arguments):
-            lib.impl(op, _out_error_kernel(op), "Autograd", with_keyset=True)
-        elif op._opname.rstrip("_") in NON_DIFFERENTIABLE or op._opname in NON_DIFFERENTIABLE:
-            lib.impl(op, NonDifferentiableKernel(op), "Autograd", with_keyset=True)
+            if f"{name}.{op._overloadname}" in GENERATED_OUT:
+                kernel: LayerKernel = NotImplementedKernel(op)
+            elif _non_differentiable(op) or (key in functional and functional[key] is None):
+                kernel = NonDifferentiableKernel(op)
+            elif key in functional or key in composite_functional:
+                kernel = OutKernel(op)
+            else:
+                kernel = NotImplementedKernel(op)
+        elif name.endswith("_") and functional.get(key) is not None:
+            kernel = AutogradKernel(op, functional[key], True)  # e.g. pow_.Scalar: PowBackward0
+        elif _non_differentiable(op):
+            is_view = not schema.mutated_arg_indices and any(
+                i is not None for i in schema.aliased_returns
+            )
+            kernel = (NonDifferentiableViewKernel if is_view else NonDifferentiableKernel)(op)
+        else:
+            kernel = NotImplementedKernel(op)
+        lib.impl(op, kernel, "Autograd", with_keyset=True)
+
+
+#: The kind of each kernel class, in the terms of PyTorch's codegen (tests compare them).
+KERNEL_KINDS: dict[type, str] = {
+    OutKernel: "out_error",
+    NotImplementedKernel: "not_implemented",
+    NonDifferentiableKernel: "passthrough",
+}

@@ -8,7 +8,7 @@ from typing import Any
 
 from .graph import Node, SavedTensor, _sequence
 
-__all__ = ["FormulaNode", "NotImplementedNode", "CopySlices", "make_node_class"]
+__all__ = ["FormulaNode", "NotImplemented", "NotImplementedNode", "CopySlices", "make_node_class"]
 
 
 class FormulaNode(Node):
@@ -83,6 +83,24 @@ def make_node_class(name: str, formula: Callable[..., Any], n_outputs: int) -> t
         "__slots__": (),
     }
     return type(name, (FormulaNode,), attrs)
+
+
+class NotImplemented(Node):  # noqa: A001 - PyTorch's node name
+    """The node of an aten operator without a derivative formula (PyTorch's NotImplemented,
+    from its NotImplemented kernel): a backward through it raises."""
+
+    _name = "NotImplemented"
+
+    def __init__(self, next_edges: tuple[tuple[Node | None, int], ...], op_name: str) -> None:
+        super().__init__(next_edges)
+        self.op_name = op_name  # "aten::<op>", no overload name (as PyTorch's message)
+        self.input_metadata: list[tuple[tuple[int, ...], Any] | None] = []
+
+    def name(self) -> str:
+        return "torch::autograd::NotImplemented"
+
+    def apply(self, grads: list[Any]) -> tuple[Any, ...]:
+        raise RuntimeError(f"derivative for {self.op_name} is not implemented")
 
 
 class NotImplementedNode(Node):

@@ -414,3 +414,88 @@ case("nll_loss_backward")(
         {},
     )
 )
+# conv double backward: grad_output, input, weight (bias_sizes given, every output computed)
+case("convolution_backward")(
+    lambda M, rng: (
+        (
+            t(M, rng, 1, 3, 3, 3),
+            t(M, rng, 1, 2, 5, 5),
+            t(M, rng, 3, 2, 3, 3),
+            [3],
+            [1, 1],
+            [0, 0],
+            [1, 1],
+            False,
+            [0, 0],
+            1,
+            [True, True, True],
+        ),
+        {},
+    )
+)
+CASES["convolution_backward_transposed_groups"] = lambda M, rng: (
+    "convolution_backward",
+    (
+        t(M, rng, 2, 4, 6, 6),
+        t(M, rng, 2, 4, 3, 3),
+        t(M, rng, 4, 2, 3, 2),
+        [4],
+        [2, 1],
+        [1, 0],
+        [1, 2],
+        True,
+        [1, 1],
+        2,
+        [True, True, True],
+    ),
+    {},
+)
+
+# formulas PyTorch has for other overloads of an operator
+case("copysign.Scalar")(lambda M, rng: ((t(M, rng, 5), -1.5), {}))
+case("xlogy.Scalar_Self")(lambda M, rng: ((2.5, t(M, rng, 4, positive=True)), {}))
+case("xlogy.Scalar_Other")(lambda M, rng: ((t(M, rng, 4), 3.0), {}))
+CASES["xlogy.Scalar_Other_nonpositive"] = lambda M, rng: (
+    "xlogy.Scalar_Other",
+    (t(M, rng, 4), 0.5),
+    {},
+)
+case("index_fill.int_Tensor")(
+    lambda M, rng: ((t(M, rng, 4, 3), 0, ints(M, [1, 3, 1]), t(M, rng)), {})
+)
+case("mode")(lambda M, rng: ((t(M, rng, 3, 5), 1), {}))
+case("nanmedian")(lambda M, rng: ((t(M, rng, 3, 5),), {}))
+case("nanmedian.dim")(lambda M, rng: ((t(M, rng, 3, 5), 1, True), {}))
+case("norm.ScalarOpt_dtype")(lambda M, rng: ((t(M, rng, 3, 4), 3), {"dtype": M.float64}))
+case("norm.ScalarOpt_dim_dtype")(
+    lambda M, rng: ((t(M, rng, 3, 4), 2, [1], False), {"dtype": M.float64})
+)
+
+# in-place forms with their own node
+for _n in ("celu_", "elu_", "leaky_relu_"):
+    case(_n)(lambda M, rng: ((t(M, rng, 2, 3) * 1,), {}))
+case("threshold_")(lambda M, rng: ((t(M, rng, 5) * 1, 0.1, 2.0), {}))
+case("t_")(lambda M, rng: ((t(M, rng, 2, 3) * 1,), {}))
+case("transpose_")(lambda M, rng: ((t(M, rng, 2, 3, 4) * 1, 0, 2), {}))
+case("squeeze_")(lambda M, rng: ((t(M, rng, 2, 1, 3) * 1,), {}))
+case("squeeze_.dim")(lambda M, rng: ((t(M, rng, 2, 1, 3) * 1, 1), {}))
+case("squeeze_.dims")(lambda M, rng: ((t(M, rng, 1, 2, 1, 3) * 1, [0, 2]), {}))
+case("unsqueeze_")(lambda M, rng: ((t(M, rng, 2, 3) * 1, 1), {}))
+case("_index_put_impl_")(
+    lambda M, rng: ((t(M, rng, 4, 3) * 1, [ints(M, [0, 2])], t(M, rng, 2, 3), False), {})
+)
+CASES["_index_put_impl__accumulate"] = lambda M, rng: (
+    "_index_put_impl_",
+    (t(M, rng, 4, 3) * 1, [ints(M, [0, 2, 0])], t(M, rng, 3, 3), True),
+    {},
+)
+for _n in ("eq", "ne", "lt", "le", "gt", "ge"):
+    case(f"{_n}_.Scalar")(lambda M, rng: ((t(M, rng, 5) * 1, 0.25), {}))
+    case(f"{_n}_.Tensor")(lambda M, rng: ((t(M, rng, 5) * 1, t(M, rng, 5)), {}))
+# random fills, with parameters that make them deterministic (finite differences need that)
+case("uniform_")(lambda M, rng: ((t(M, rng, 4) * 1, 0.5, 0.5), {}))
+case("normal_")(lambda M, rng: ((t(M, rng, 4) * 1, 1.5, 0.0), {}))
+case("random_.from")(lambda M, rng: ((t(M, rng, 4) * 1, 2, 3), {}))
+case("random_.to")(lambda M, rng: ((t(M, rng, 4) * 1, 1), {}))
+case("bernoulli_.float")(lambda M, rng: ((t(M, rng, 4) * 1, 1.0), {}))
+case("lift_fresh")(lambda M, rng: ((t(M, rng, 2, 3),), {}))

@@ -46,7 +46,9 @@ def threshold_backward(grad_output: Tensor, self: Tensor, threshold: Any) -> Ten
     comp = _comp(dt)
     g = _arr(grad_output, comp)
     keep = np.less_equal(self._data, threshold)
-    np.logical_not(keep, out=keep)  # (NaN in self keeps its gradient, as `self <= t ? 0 : g`)
+    # (NaN in self keeps its gradient, as `self <= t ? 0 : g`; a 0-d result is a NumPy scalar,
+    # which takes no out=)
+    keep = np.logical_not(keep, out=keep if keep.ndim else None)
     # grad * mask: a multiply is 5x faster than np.where on a random mask (no branches); an
     # inf or NaN gradient where the mask is 0 would give NaN, so those take np.where
     r = np.multiply(g, keep, dtype=comp)
@@ -72,7 +74,7 @@ def tanh_backward(grad_output: Tensor, output: Tensor) -> Tensor:
     comp = _comp(dt)
     y = _arr(output, comp)
     r = np.multiply(y, y)
-    np.subtract(1, r, out=r)
+    r = np.subtract(1, r, out=r if r.ndim else None)  # (0-d: a NumPy scalar, no out=)
     r *= _arr(grad_output, comp)
     return _out(r, dt, grad_output, output)
 
@@ -88,7 +90,7 @@ def _log_softmax_backward_data(
     total = np.add.reduce(g, axis=dim, keepdims=True)
     r = np.exp(_arr(output, comp))
     r *= total
-    np.subtract(g, r, out=r)
+    r = np.subtract(g, r, out=r if r.ndim else None)  # (0-d: a NumPy scalar, no out=)
     return _out(r, dt, grad_output, output)
 
 

@@ -17,6 +17,7 @@ from ...tensor._tensor import Tensor, _root_array, make_tensor
 from ...tensor.device import Device
 from ...tensor.dtype import to_dtype
 from ...tensor.layout import to_memory_format
+from ...tensor.meta_array import contiguous_strides
 from ._kernel import check_no_internal_overlap, kernel, wrap
 
 _as_strided = np.lib.stride_tricks.as_strided
@@ -372,7 +373,14 @@ def view(self, size):
     if a.size > 1 and a.flags.c_contiguous:
         # A C-contiguous reshape is a view with contiguous strides, as PyTorch's view gives
         # (one-element arrays count as contiguous whatever their strides: not this path).
-        return view_of(self, a.reshape(shape))
+        v = a.reshape(shape)
+        if 1 in shape:
+            # NumPy's contiguity ignores size-1 dimensions and its reshape may keep their odd
+            # strides (a permuted (2, 1)); PyTorch's view gives the contiguous ones.
+            want = tuple(s * a.itemsize for s in contiguous_strides(shape))
+            if v.strides != want:
+                v = _as_strided(a, shape, want, writeable=a.flags.writeable)
+        return view_of(self, v)
     stride = _shape.compute_view_stride(a.shape, self.stride(), shape)
     if stride is None:
         raise RuntimeError(
