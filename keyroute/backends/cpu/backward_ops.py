@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import warnings
 from typing import Any
 
 import numpy as np
@@ -15,9 +14,6 @@ from ...tensor.dtype import to_dtype
 from ._kernel import kernel, wrap
 
 _F32 = np.dtype(np.float32)
-
-# inf/nan are results here (a gradient times a 0/1 mask), not warnings.
-warnings.filterwarnings("ignore", category=RuntimeWarning, module=__name__)
 
 
 def _comp(dt: Any) -> np.dtype:

@@ -35,10 +35,8 @@ _ZERO32 = np.zeros((), np.float32)  # 0-d operands are cheaper for NumPy than Py
 _ZERO64 = np.zeros((), np.float64)
 _ONE = 1  # CPython caches small ints: `alpha is _ONE` is the cheap "alpha is the int 1" test
 
-# inf/nan are results, not warnings, in PyTorch: the kernels run under np.errstate(ignore),
-# except the fast paths of the hot kernels (entering errstate costs as much as the ufunc), for
-# which NumPy's floating-point warnings from this module are filtered out.
-warnings.filterwarnings("ignore", category=RuntimeWarning, module=__name__)
+# inf/nan are results, not warnings, in PyTorch: NumPy's floating-point warnings from the
+# kernels are filtered out (backends/cpu/__init__.py).
 
 
 def kernel(*names: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
