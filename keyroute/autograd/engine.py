@@ -11,9 +11,13 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import sys
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
+from ..aten._meta_util import _is_non_overlapping_and_dense
 from ..dispatcher.keyset import REQUIRES_GRAD_BIT
 from ..dispatcher.tls import state as _tls
 from ._meta import autograd_meta
@@ -32,25 +36,34 @@ def _ops() -> Any:
 
 # -- leaf accumulation ----------------------------------------------------------------------
 
+# References to the gradient that accumulate_into_grad's own call accounts for: sys.getrefcount's
+# argument, the parameter, and the caller's one reference (AccumulateGrad.apply's local, moved
+# out of the engine's input buffer, as PyTorch's apply moves grads[0]).
+_OWN_REFS = 3
 
-def accumulate_into_grad(leaf: Any, g: Any) -> None:
-    """Add g into leaf.grad (AccumulateGrad), after the leaf's hooks."""
-    if g is None:
+
+def accumulate_into_grad(leaf: Any, g: Any, held: int = 0) -> None:
+    """Add g into leaf.grad (PyTorch's AccumulateGrad::accumulateGrad), after the leaf's hooks.
+
+    Without a .grad yet, a gradient that nothing else references (`held`: references the engine
+    keeps on purpose, as PyTorch's post-hook inputs) and that obeys the gradient layout contract
+    is stolen (`detach`); any other is copied into the leaf's layout (clone_obey_contract).
+    With a .grad, the gradient is added in place (`add_`), or out of place when grad mode is on
+    (create_graph: the sum is differentiable).
+    """
+    if g is None or not leaf._ks & REQUIRES_GRAD_BIT:
         return
     meta = autograd_meta(leaf)
     aten = _ops()
     if meta.grad is None:
-        if not _tls.s.grad_enabled:
-            # Steal the incoming gradient (PyTorch's AccumulateGrad does when nothing else
-            # holds it): copy only if its layout differs from the leaf's, or if its memory
-            # (itself or the tensor it views) was already handed to another leaf.
-            root = g._base if g._base is not None else g
-            g = g.detach()
-            if not g.is_contiguous() and leaf.is_contiguous():
-                g = aten.clone.default(g, memory_format=0)
-            elif _is_aliased(root):
-                g = aten.clone.default(g)
-        meta.grad = g
+        if (
+            not _tls.s.grad_enabled
+            and sys.getrefcount(g) <= _OWN_REFS + held
+            and _obeys_layout_contract(g, leaf)
+        ):
+            meta.grad = aten.detach.default(g)
+        else:
+            meta.grad = _clone_obey_contract(g, leaf)
     elif _tls.s.grad_enabled:
         meta.grad = aten.add.Tensor(meta.grad, g)
     else:
@@ -60,28 +73,64 @@ def accumulate_into_grad(leaf: Any, g: Any) -> None:
             hook(leaf)
 
 
-# Memory handed to a leaf's .grad during the current backward run, by id; the objects are
-# kept so that an id cannot be reused by a later tensor within the run.
-_STORED: dict[int, Any] = {}
+def _obeys_layout_contract(g: Any, leaf: Any) -> bool:
+    """grad_layout_contract.h: a dense leaf's gradient has its strides (size-1 dimensions
+    aside, where only stride 0 is refused); any other leaf's gradient is contiguous."""
+    gd, ld = g._data, leaf._data
+    if (
+        gd.__class__ is np.ndarray
+        and ld.__class__ is np.ndarray
+        and ld.flags.c_contiguous
+        and gd.flags.c_contiguous
+        and 0 not in gd.strides
+    ):
+        return True  # the common case: both row-major (the shapes agree: validate_outputs)
+    lstride = leaf.stride()
+    if not _is_non_overlapping_and_dense(tuple(leaf._data.shape), lstride):
+        return g.is_contiguous()
+    for size, gs, ls in zip(g._data.shape, g.stride(), lstride):
+        if size != 1:
+            if gs != ls:
+                return False
+        elif gs == 0:
+            return False
+    return True
 
 
-def _is_aliased(g: Any) -> bool:
-    # A gradient handed to two leaves (e.g. through add) must not become both their .grad.
-    key = id(g)
-    if key in _STORED:
-        return True
-    _STORED[key] = g
-    return False
+_CONTIGUOUS_FORMAT = 0  # MemoryFormat::Contiguous (schemas carry memory formats as ints)
+_PRESERVE_FORMAT = 1
+
+
+def _clone_obey_contract(g: Any, leaf: Any) -> Any:
+    """A copy of g laid out as the leaf (dense leaf) or contiguous; differentiable in grad mode."""
+    aten = _ops()
+    shape = tuple(leaf._data.shape)
+    stride = leaf.stride()
+    if not _is_non_overlapping_and_dense(shape, stride):
+        return aten.clone.default(g, memory_format=_CONTIGUOUS_FORMAT)
+    new_empty_strided = getattr(aten, "new_empty_strided", None)
+    if new_empty_strided is not None:
+        out = new_empty_strided.default(
+            g, list(shape), list(stride), dtype=leaf._dtype, layout=leaf.layout, device=leaf.device
+        )
+    else:  # until aten defines new_empty_strided (known gap: new_empty_strided_missing)
+        out = aten.empty_strided.default(
+            list(shape), list(stride), dtype=leaf._dtype, layout=leaf.layout, device=leaf.device
+        )
+    return aten.copy_.default(out, g)
 
 
 # -- the run ---------------------------------------------------------------------------------
 
 
 def _sum_to(g: Any, shape: tuple[int, ...]) -> Any:
+    """at::sum_to: a full sum for a 0-d target, else a keepdim sum and a view."""
     aten = _ops()
     gshape = tuple(g._data.shape)
     if gshape == shape:
         return g
+    if not shape:
+        return aten.sum.default(g)
     lead = len(gshape) - len(shape)
     dims = list(range(lead))
     for i, s in enumerate(shape):
@@ -184,6 +233,7 @@ def _run(
     for (node, nr), g in roots:
         if node is not None:
             add_grad(node, nr, g)
+    g = None  # the engine holds gradients in its buffers only (AccumulateGrad counts references)
     for node in {id(e[0]): e[0] for e, _ in roots if e[0] is not None}.values():
         if deps.get(node, 0) == 0:
             heapq.heappush(ready, (-node.sequence_nr, next(counter), node))
@@ -191,37 +241,36 @@ def _run(
     prev_grad = _tls.s.grad_enabled
     _tls.s.grad_enabled = create_graph
     _tls.s.refresh()
-    _STORED.clear()
     try:
         while ready:
             _, _, node = heapq.heappop(ready)
             grads = buffers.pop(node, [])
             if capture_keys:
-                for nr, g in enumerate(grads):
+                for nr in range(len(grads)):
                     if (id(node), nr) in capture_keys:
-                        captured[(id(node), nr)] = g
+                        captured[(id(node), nr)] = grads[nr]
             run = needed is None or id(node) in needed
             if isinstance(node, AccumulateGrad):
                 run = run and accumulate and (only is None or id(node) in only)
             outputs: list[Any] = []
             if run:
                 outputs = _call_node(node, grads, retain_graph)
+            grads = None
             for i, (nxt, nr) in enumerate(node.next_edges):
                 if nxt is None:
                     continue
-                g = outputs[i] if i < len(outputs) else None
-                if g is not None:
-                    add_grad(nxt, nr, g)
+                if i < len(outputs) and outputs[i] is not None:
+                    add_grad(nxt, nr, outputs[i])
                 deps[nxt] -= 1
                 if deps[nxt] == 0:
                     heapq.heappush(ready, (-nxt.sequence_nr, next(counter), nxt))
+            outputs = []
         if not retain_graph:
             for node in all_nodes:
                 node.release_variables()
     finally:
         _tls.s.grad_enabled = prev_grad
         _tls.s.refresh()
-        _STORED.clear()
     if capture is None:
         return []
     return [captured.get((id(n), nr)) for n, nr in capture]
@@ -259,8 +308,12 @@ def _needed_nodes(nodes: list[Node], targets: set[int]) -> set[int]:
 
 
 def _call_node(node: Node, grads: list[Any], retain_graph: bool) -> list[Any]:
+    """Run one node on its input buffer `grads` (changed in place: for an AccumulateGrad node
+    the buffer must stay the gradient's only holder in the engine, see accumulate_into_grad)."""
     n_out = max(len(node.output_metadata), len(grads), 1)
-    grads = list(grads) + [None] * (n_out - len(grads))
+    if len(grads) < n_out:
+        grads.extend([None] * (n_out - len(grads)))
+    new: Any = None
     if node._tensor_pre_hooks:
         for nr, hooks in node._tensor_pre_hooks.items():
             for hook in list(hooks):
@@ -276,9 +329,17 @@ def _call_node(node: Node, grads: list[Any], retain_graph: bool) -> list[Any]:
         for hook in list(node._pre_hooks):
             new = hook(tuple(grads))
             if new is not None:
-                grads = list(new)
+                grads[:] = new
+    new = None
     if isinstance(node, AccumulateGrad):
-        node.apply(grads)
+        if node._hooks:
+            # PyTorch keeps the inputs for the post hooks: one more reference to the gradient.
+            inputs = tuple(grads)
+            node.apply(grads, held=1)
+            for hook in list(node._hooks):
+                hook((), inputs)
+        else:
+            node.apply(grads)
         return []
     if all(g is None for g in grads):
         return [None] * len(node.next_edges)
@@ -295,9 +356,12 @@ def _call_node(node: Node, grads: list[Any], retain_graph: bool) -> list[Any]:
 
 
 def _retain(t: Any, g: Any) -> None:
+    """retain_grad's hook (VariableHooks::retain_grad): a contiguous copy, then sums."""
     meta = autograd_meta(t)
-    g = g.detach() if not _tls.s.grad_enabled else g
-    meta.grad = g if meta.grad is None else _ops().add.Tensor(meta.grad, g)
+    if meta.grad is None:
+        meta.grad = _ops().clone.default(g, memory_format=_CONTIGUOUS_FORMAT)
+    else:
+        meta.grad = _ops().add.Tensor(meta.grad, g)
 
 
 def _check_nan(node: Node, outputs: list[Any]) -> None:
@@ -317,30 +381,59 @@ def _as_list(x: Any) -> list[Any]:
     return [x]
 
 
-def _root_grads(
-    outputs: list[Any], grad_outputs: list[Any] | None, create_graph: bool
-) -> list[Any]:
+def _root_grads(outputs: list[Any], grad_outputs: list[Any] | None) -> list[Any]:
+    """torch.autograd's _make_grads: the given gradients (shapes checked), or ones for scalar
+    outputs that require grad (None for the others: the engine refuses them next)."""
     aten = _ops()
     result = []
     for i, out in enumerate(outputs):
         g = grad_outputs[i] if grad_outputs is not None and i < len(grad_outputs) else None
         if g is None:
-            if out.numel() != 1:
-                raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            if out._dtype.category < 2:
-                raise RuntimeError(
-                    f"grad can be implicitly created only for real scalar outputs but got "
-                    f"{out._dtype}"
-                )
-            g = aten.ones_like.default(out, memory_format=0)
-        else:
-            if tuple(g._data.shape) != tuple(out._data.shape):
-                raise RuntimeError(
-                    f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and "
-                    f"output[{i}] has a shape of {out.shape}."
-                )
+            if out._ks & REQUIRES_GRAD_BIT:
+                if out.numel() != 1:
+                    raise RuntimeError("grad can be implicitly created only for scalar outputs")
+                if out._dtype.category < 2:
+                    raise RuntimeError(
+                        f"grad can be implicitly created only for real scalar outputs but got "
+                        f"{out._dtype}"
+                    )
+                g = aten.ones_like.default(out, memory_format=_PRESERVE_FORMAT)
+        elif tuple(g._data.shape) != tuple(out._data.shape):
+            raise RuntimeError(
+                f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and "
+                f"output[{i}] has a shape of {out.shape}."
+            )
         result.append(g)
     return result
+
+
+def _check_outputs(outputs: list[Any]) -> None:
+    for i, out in enumerate(outputs):
+        if not out._ks & REQUIRES_GRAD_BIT:
+            raise RuntimeError(
+                f"element {i} of tensors does not require grad and does not have a grad_fn"
+            )
+
+
+_warned_create_graph = [False]
+
+
+def _warn_create_graph() -> None:
+    """Engine::execute's TORCH_WARN_ONCE for backward(create_graph=True): once per process."""
+    if _warned_create_graph[0]:
+        return
+    _warned_create_graph[0] = True
+    import warnings
+
+    warnings.warn(
+        "Using backward() with create_graph=True will create a reference cycle between the "
+        "parameter and its gradient which can cause a memory leak. We recommend using "
+        "autograd.grad when creating the graph to avoid this. If you have to use this "
+        "function, make sure to reset the .grad fields of your parameters to None after use to "
+        "break the cycle and avoid the leak.",
+        UserWarning,
+        stacklevel=3,
+    )
 
 
 def backward(
@@ -351,23 +444,19 @@ def backward(
     inputs: Any = None,
 ) -> None:
     """Accumulate the gradients of `tensors` into the leaves' `.grad` (torch.autograd.backward)."""
-    outputs = _as_list(tensors)
-    grads = _as_list(grad_tensors) if grad_tensors is not None else None
-    if retain_graph is None:
-        retain_graph = create_graph
-    for i, out in enumerate(outputs):
-        if not out._ks & REQUIRES_GRAD_BIT:
-            raise RuntimeError(
-                f"element {i} of tensors does not require grad and does not have a grad_fn"
-            )
-    roots = list(
-        zip((gradient_edge(o) for o in outputs), _root_grads(outputs, grads, create_graph))
-    )
-    only = None
     if inputs is not None:
         inputs = _as_list(inputs)
         if not inputs:
-            raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+            raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+    outputs = _as_list(tensors)
+    root_grads = _root_grads(outputs, _as_list(grad_tensors) if grad_tensors is not None else None)
+    if retain_graph is None:
+        retain_graph = create_graph
+    _check_outputs(outputs)
+    roots = list(zip((gradient_edge(o) for o in outputs), root_grads))
+    del root_grads
+    only = None
+    if inputs is not None:
         only = set()
         for t in inputs:
             node, _ = gradient_edge(t)
@@ -375,9 +464,11 @@ def backward(
                 raise RuntimeError("One of the differentiated Tensors does not require grad")
             only.add(id(node))
             if not isinstance(node, AccumulateGrad):
-                node_ref = node
-                node_ref._retains_grad = dict(node_ref._retains_grad or {})
-                node_ref._retains_grad[autograd_meta(t).output_nr] = t
+                # run_backward's input.retain_grad(): a non-leaf input's .grad is kept
+                node._retains_grad = dict(node._retains_grad or {})
+                node._retains_grad[autograd_meta(t).output_nr] = t
+    if create_graph:
+        _warn_create_graph()
     _run(roots, retain_graph, create_graph, None, True, only)
 
 
@@ -392,26 +483,25 @@ def grad(
     is_grads_batched: bool = False,
     materialize_grads: bool = False,
 ) -> tuple[Any, ...]:
-    """Gradients of outputs with respect to inputs (torch.autograd.grad); no .grad written."""
+    """Gradients of outputs with respect to inputs (torch.autograd.grad); no .grad written.
+    The gradients are the engine's own tensors (nothing is detached)."""
     outs = _as_list(outputs)
     ins = _as_list(inputs)
-    gouts = _as_list(grad_outputs) if grad_outputs is not None else None
+    if not ins:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
+    root_grads = _root_grads(outs, _as_list(grad_outputs) if grad_outputs is not None else None)
     if retain_graph is None:
         retain_graph = create_graph
     if allow_unused is None:
         allow_unused = materialize_grads
-    for i, out in enumerate(outs):
-        if not out._ks & REQUIRES_GRAD_BIT:
-            raise RuntimeError(
-                f"element {i} of tensors does not require grad and does not have a grad_fn"
-            )
+    _check_outputs(outs)
     capture = []
     for t in ins:
         if not t._ks & REQUIRES_GRAD_BIT:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-        edge = gradient_edge(t)
-        capture.append(edge)
-    roots = list(zip((gradient_edge(o) for o in outs), _root_grads(outs, gouts, create_graph)))
+        capture.append(gradient_edge(t))
+    roots = list(zip((gradient_edge(o) for o in outs), root_grads))
+    del root_grads
     result = _run(roots, retain_graph, create_graph, capture, False)
     final = []
     for t, g in zip(ins, result):
@@ -423,8 +513,6 @@ def grad(
                     "One of the differentiated Tensors appears to not have been used in the "
                     "graph. Set allow_unused=True if this is the desired behavior."
                 )
-        elif not create_graph:
-            g = g.detach()
         final.append(g)
     return tuple(final)
 

@@ -13,7 +13,9 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-from ..dispatcher.keyset import REQUIRES_GRAD_BIT
+from ..dispatcher.keys import DispatchKey
+from ..dispatcher.keyset import REQUIRES_GRAD_BIT, key_bits
+from ..dispatcher.tls import state as _tls
 from ..tensor._tensor import make_tensor
 from ._meta import AutogradMeta, autograd_meta, version_counter
 
@@ -28,43 +30,59 @@ __all__ = [
 ]
 
 _sequence = itertools.count()
+UINT64_MAX = 2**64 - 1  # AccumulateGrad's sequence number (Node's for leaves)
 
 
 class SavedTensor:
     """A tensor saved for backward, with the version it had (PyTorch's SavedVariable).
 
-    An op's own output is saved as a history-free alias (no reference cycle through its
-    grad_fn); unpacking it for double backward re-attaches the node as its grad_fn.
+    An input, or an output without history (a leaf: an integer output, say), is kept as it is.
+    An op's own output with history is saved as a history-free alias sharing its version
+    counter (PyTorch's `tensor_data()`: no reference cycle through its grad_fn); unpacking it
+    makes another alias with the node as its grad_fn (`make_variable`). Both are PyTorch's
+    `shallow_copy_and_detach`, which goes to Python as an `aten.detach` call when a dispatch
+    mode is active or the tensor has the Python key (a `__torch_dispatch__` subclass), and is
+    invisible otherwise: keyroute dispatches `detach` only then (Note [observed detach]).
     """
 
     __slots__ = ("tensor", "version", "is_output", "output_nr", "requires_grad", "_freed")
 
-    def __init__(self, t: Any, is_output: bool = False, output_nr: int = 0) -> None:
+    def __init__(self, t: Any, is_output: bool = False, output_nr: int = 0, st: Any = None) -> None:
+        # st: this thread's ThreadState when the caller already holds it (saves a TLS lookup).
         self._freed = False
-        self.is_output = is_output
         self.output_nr = output_nr
         if t is None:
+            self.is_output = False
             self.tensor = None
             self.version = 0
             self.requires_grad = False
             return
         vc = t._vc
-        self.requires_grad = bool(t._ks & REQUIRES_GRAD_BIT)
-        if not is_output:
-            # No counter yet means version 0; the tensor gets one (shared with any later view)
-            # when first written, so a later write is still seen at unpack.
+        ks = t._ks
+        if not is_output or (ag := t._ag) is None or ag.grad_fn is None:
+            # PyTorch's saved_original_ (an input, or an output without history): kept as it
+            # is. No counter yet means version 0; the tensor gets one (shared with any later
+            # view) when first written, so a later write is still seen at unpack.
+            self.is_output = False
+            self.requires_grad = bool(ks & REQUIRES_GRAD_BIT)
             self.version = vc.version if vc is not None else 0
             self.tensor = t
             return
+        self.is_output = True
+        self.requires_grad = True
         if vc is None:
             vc = version_counter(t)
         self.version = vc.version
-        if is_output:
-            alias = make_tensor(t._data, t._dtype, t._ks & ~REQUIRES_GRAD_BIT, type(t))
-            alias._vc = vc
-            alias._base = t._base
-            t = alias
-        self.tensor = t
+        self.output_nr = ag.output_nr
+        if st is None:
+            st = _tls.s
+        # Note [observed detach], inline: this runs for every saved output
+        if (st.modes or ks & _PYTHON_BIT) and not st.exclude & _PYTHON_BIT:
+            alias = _aten().detach.default(t)
+        else:
+            alias = make_tensor(t._data, t._dtype, ks & ~REQUIRES_GRAD_BIT, type(t))
+        alias._vc = vc
+        self.tensor = alias
 
     def unpack(self, node: Node | None = None) -> Any:
         if self._freed:
@@ -79,10 +97,14 @@ class SavedTensor:
                     t, current, self.version, node if self.is_output else None, self.output_nr
                 )
             )
-        if self.is_output and self.requires_grad and node is not None:
-            out = make_tensor(t._data, t._dtype, t._ks, type(t))
+        if self.is_output and node is not None:
+            # make_variable: a fresh alias (never a view) with the node as its grad_fn.
+            st = _tls.s  # Note [observed detach]
+            if (st.modes or t._ks & _PYTHON_BIT) and not st.exclude & _PYTHON_BIT:
+                out = _aten().detach.default(t)
+            else:
+                out = make_tensor(t._data, t._dtype, t._ks, type(t))
             out._vc = t._vc
-            out._base = t._base
             set_history(out, node, self.output_nr)
             return out
         return t
@@ -92,21 +114,60 @@ class SavedTensor:
         self._freed = True
 
 
+# Note [observed detach]: PyTorch's TensorImpl::shallow_copy_and_detach (SavedVariable's
+# tensor_data() when saving an output, make_variable when unpacking it) calls the Python
+# interpreter's detach, i.e. the innermost mode's (or the subclass's) __torch_dispatch__ with
+# aten.detach.default, when a dispatch mode is active (and Python not excluded) or the tensor
+# carries the Python key; otherwise it copies the TensorImpl in C++, which nothing can observe.
+# keyroute dispatches aten.detach in exactly those cases and builds the alias directly in the
+# others (every recorded operator saving its output takes that path). Either way the alias
+# shares the saved tensor's version counter and has no history and no `_base`.
+_PYTHON_BIT = key_bits(DispatchKey.Python)
+
+
+def _aten() -> Any:
+    from .._ops import ops
+
+    return ops.aten
+
+
 def _modified_message(t: Any, current: int, expected: int, node: Any, output_nr: int) -> str:
+    from .engine import is_anomaly_enabled
+
     shape = ", ".join(str(s) for s in t._data.shape)
     produced = ""
     ag = t._ag
     grad_fn = node if node is not None else (ag.grad_fn if ag is not None else None)
     if grad_fn is not None:
         nr = output_nr if node is not None else ag.output_nr
-        produced = f", which is output {nr} of {grad_fn.name()},"
+        produced = f", which is output {nr} of {forward_op_name(grad_fn.name())},"
+    if is_anomaly_enabled():
+        hint = (
+            "Hint: the backtrace further above shows the operation that failed to compute its "
+            "gradient. The variable in question was changed in there or anywhere later. Good luck!"
+        )
+    else:
+        hint = (
+            "Hint: enable anomaly detection to find the operation that failed to compute its "
+            "gradient, with keyroute.autograd.set_detect_anomaly(True, check_nan=False)."
+        )
     return (
         f"one of the variables needed for gradient computation has been modified by an inplace "
         f"operation: [keyroute.{t._dtype._short}Tensor [{shape}]]{produced} is at version "
-        f"{current}; expected version {expected} instead. Hint: enable anomaly detection to find "
-        f"the operation that failed to compute its gradient, with "
-        f"keyroute.autograd.set_detect_anomaly(True)."
+        f"{current}; expected version {expected} instead. {hint}"
     )
+
+
+def forward_op_name(name: str) -> str:
+    """Node::forward_op_name: the node's name without its "Backward<N>" suffix ("Backward0"
+    and a bare "Backward" drop entirely, "AddBackward1" reads "Add1")."""
+    pos = name.rfind("Backward")
+    if pos < 0:
+        return name
+    suffix = name[pos + 8 :]
+    if suffix and not suffix.isdigit():
+        return name
+    return name[:pos] + ("" if suffix in ("", "0") else suffix)
 
 
 _FREED_MESSAGE = (
@@ -144,6 +205,9 @@ class Node:
     # -- PyTorch's Python surface
     def name(self) -> str:
         return self._name
+
+    def _sequence_nr(self) -> int:
+        return self.sequence_nr
 
     @property
     def next_functions(self) -> tuple[tuple[Node | None, int], ...]:
@@ -203,6 +267,9 @@ class AccumulateGrad(Node):
 
     def __init__(self, leaf: Any) -> None:
         super().__init__(())
+        # PyTorch gives AccumulateGrad the largest sequence number: the engine runs a leaf's
+        # accumulation as soon as it is ready, before any other ready node.
+        self.sequence_nr = UINT64_MAX
         self.variable_ref = weakref.ref(leaf)
         self._variable = leaf  # keep the leaf alive while a graph references it
 
@@ -210,10 +277,15 @@ class AccumulateGrad(Node):
     def variable(self) -> Any:
         return self._variable
 
-    def apply(self, grads: list[Any]) -> tuple[Any, ...]:
+    def apply(self, grads: list[Any], held: int = 0) -> tuple[Any, ...]:
         from .engine import accumulate_into_grad
 
-        accumulate_into_grad(self._variable, grads[0])
+        # Move the gradient out of the list (PyTorch's std::move(grads[0])): whether it can be
+        # stolen depends on who else references it.
+        g = grads[0] if grads else None
+        if grads:
+            grads[0] = None
+        accumulate_into_grad(self._variable, g, held)
         return ()
 
 
