@@ -253,6 +253,23 @@ def new_empty(
 
 
 @method
+def new_empty_strided(
+    self: Tensor,
+    size: Any,
+    stride: Any,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    **kw: Any,
+) -> Tensor:
+    out = aten.new_empty_strided.default(
+        self, _shape_args((size,)), list(stride), dtype=dtype, device=device
+    )
+    return out.requires_grad_(True) if requires_grad else out
+
+
+@method
 def new_zeros(
     self: Tensor,
     *size: Any,

@@ -541,6 +541,22 @@ def new_empty(self, size, *, dtype=None, layout=None, device=None, pin_memory=No
     return aten("empty.memory_format")(list(as_size(size)), dtype=dt, device=dev)
 
 
+new_empty_strided_op = defop(
+    f"new_empty_strided(Tensor self, SymInt[] size, SymInt[] stride, {_NEW}"
+)
+
+
+def _new_empty_strided(
+    self, size, stride, *, dtype=None, layout=None, device=None, pin_memory=None
+):
+    dt, dev = _new_opts(self, dtype, device)
+    return aten("empty_strided")(list(as_size(size)), list(stride), dtype=dt, device=dev)
+
+
+# CompositeExplicitAutogradNonFunctional in PyTorch (AccumulateGrad and CopySlices call it).
+aten_lib.impl(new_empty_strided_op, _new_empty_strided, "CompositeExplicitAutogradNonFunctional")
+
+
 @composite_explicit(f"new_zeros(Tensor self, SymInt[] size, {_NEW}")
 def new_zeros(self, size, *, dtype=None, layout=None, device=None, pin_memory=None):
     dt, dev = _new_opts(self, dtype, device)

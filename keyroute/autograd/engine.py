@@ -108,15 +108,9 @@ def _clone_obey_contract(g: Any, leaf: Any) -> Any:
     stride = leaf.stride()
     if not _is_non_overlapping_and_dense(shape, stride):
         return aten.clone.default(g, memory_format=_CONTIGUOUS_FORMAT)
-    new_empty_strided = getattr(aten, "new_empty_strided", None)
-    if new_empty_strided is not None:
-        out = new_empty_strided.default(
-            g, list(shape), list(stride), dtype=leaf._dtype, layout=leaf.layout, device=leaf.device
-        )
-    else:  # until aten defines new_empty_strided (known gap: new_empty_strided_missing)
-        out = aten.empty_strided.default(
-            list(shape), list(stride), dtype=leaf._dtype, layout=leaf.layout, device=leaf.device
-        )
+    out = aten.new_empty_strided.default(
+        g, list(shape), list(stride), dtype=leaf._dtype, layout=leaf.layout, device=leaf.device
+    )
     return aten.copy_.default(out, g)
 
 

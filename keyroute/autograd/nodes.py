@@ -159,9 +159,7 @@ class CopySlices(Node):
         aten = ops.aten
         grad = grads[0]
         size, stride, offset, _dtype = self.base_meta
-        result = aten.empty_strided.default(
-            list(size), list(stride), dtype=grad._dtype, device=grad.device
-        )
+        result = aten.new_empty_strided.default(grad, list(size), list(stride))
         aten.copy_.default(result, grad)
         vsize, vstride, voffset = self.geometry
         region = aten.as_strided.default(result, list(vsize), list(vstride), voffset)

@@ -461,18 +461,13 @@ def test_inputs_pytorch_leaves_unchecked_raise() -> None:
 #: show (keyroute's log differs from PyTorch's) and be the whole difference (the logs agree once
 #: it is accounted for); fixing one makes the test fail until its entry goes.
 KNOWN_GAPS = {
-    "new_empty_strided_missing": "AccumulateGrad copies a gradient that does not obey the "
-    "leaf's layout with new_empty_strided + copy_ (clone_obey_contract); keyroute's aten has no "
-    "new_empty_strided operator yet, so engine.accumulate_into_grad allocates with "
-    "empty_strided",
     "undefined_optional_kwarg": "PyTorch's formula passes the saved attn_mask, when there was "
     "none, as an undefined Tensor, which the mode receives as attn_mask=None; keyroute's "
     "Python key (normalize_args) drops an argument equal to its default",
 }
 SEQ_GAPS = {
-    "sum_backward": ["new_empty_strided_missing", "undefined_optional_kwarg"],
+    "sum_backward": ["undefined_optional_kwarg"],
     "causal_blhe_leaves": ["undefined_optional_kwarg"],
-    "bool_mask": ["new_empty_strided_missing"],
 }
 _LOGGED = ("forward", "backward", "backward_call")
 
@@ -480,11 +475,7 @@ _LOGGED = ("forward", "backward", "backward_call")
 def _account(gap: str, log: dict[str, Any]) -> dict[str, Any]:
     """PyTorch's log with the gap's own part turned into what keyroute does instead."""
     fwd, bwd, calls = log["forward"], log["backward"], log["backward_call"]
-    if gap == "new_empty_strided_missing":
-        new = {"aten.new_empty_strided.default": "aten.empty_strided.default"}
-        assert any(op in new for op in bwd)
-        bwd = [new.get(op, op) for op in bwd]
-    elif gap == "undefined_optional_kwarg":
+    if gap == "undefined_optional_kwarg":
         assert all(c[1].get("attn_mask", 0) is None for c in calls)
         calls = [[c[0], {k: v for k, v in c[1].items() if k != "attn_mask"}] for c in calls]
     return {"forward": fwd, "backward": bwd, "backward_call": calls}

@@ -644,13 +644,6 @@ except FileNotFoundError:  # the recorder imports this module before the file ex
 #: - "keyroute_only": keyroute logs more calls of the operator than PyTorch;
 #: - "reordered": the same calls of the listed operators, in another order or at other places.
 KNOWN_GAPS: dict[str, tuple[str, Any, str]] = {
-    "new_empty_strided_missing": (
-        "rename",
-        ("aten.new_empty_strided.default", "aten.empty_strided.default"),
-        "AccumulateGrad's clone_obey_contract (and CopySlices) allocate with "
-        "new_empty_strided; keyroute's aten has no such operator yet: the engine and "
-        "autograd/nodes.py's CopySlices use empty_strided",
-    ),
     "layer_norm_backward_decomposed": (
         "formula",
         "aten.native_layer_norm_backward.default",
@@ -711,18 +704,9 @@ PROGRAM_GAPS: dict[str, dict[str, list[str]]] = {
     "layer_norm": {"backward": ["layer_norm_backward_decomposed"]},
     "max_dim_indices": {"backward": ["value_selecting_backward_zeros"]},
     "mlp_adamw": {"step": ["profiler_record_function", "optimizer_state_init_order"]},
-    "add_two_leaves": {"backward": ["new_empty_strided_missing"]},
-    "shared_gradient": {"backward": ["new_empty_strided_missing"]},
-    "transposed_leaf": {"backward": ["new_empty_strided_missing"]},
-    "hook_keeps_gradient": {"backward": ["new_empty_strided_missing"]},
-    "leaf_backward_with_gradient": {"backward": ["new_empty_strided_missing"]},
-    "create_graph": {
-        "backward": ["new_empty_strided_missing"],
-        "backward2": ["copy_backward_unneeded_zeros", "formula_input_order"],
-    },
+    "create_graph": {"backward2": ["copy_backward_unneeded_zeros", "formula_input_order"]},
     "autograd_grad_double": {"backward2": ["tanh_backward_backward_unneeded"]},
     "saved_output_alias": {"inplace": ["inplace_clones_self_unneeded"]},
-    "inplace_on_view": {"backward": ["new_empty_strided_missing"]},
 }
 
 #: The calls autograd's machinery makes itself (seed, SavedVariable, AccumulateGrad,
