@@ -16,7 +16,7 @@ from ...random import numpy_generator
 from ...tensor._tensor import Tensor, _root_array, make_tensor
 from ...tensor.device import Device
 from ...tensor.dtype import to_dtype
-from ...tensor.layout import to_memory_format
+from ...tensor.layout import preserve_format, to_memory_format
 from ...tensor.meta_array import contiguous_strides
 from ._kernel import check_no_internal_overlap, kernel, wrap
 
@@ -671,7 +671,12 @@ def _like_kernel(name: str) -> None:
     ) -> Tensor:
         a = self._data
         if (
-            memory_format is None
+            (
+                memory_format is None
+                # preserve_format keeps a dense input's strides: the C ones here, unless a
+                # size-1 dimension carries an odd stride (NumPy's contiguity ignores those)
+                or (to_memory_format(memory_format) is preserve_format and 1 not in a.shape)
+            )
             and (device is None or Device(device).type == "cpu")
             and a.size
             and a.flags.c_contiguous
