@@ -118,6 +118,8 @@ def _conv_transpose(name: str, nsp: int) -> None:
         groups: int = 1,
         dilation: Any = 1,
     ) -> Tensor:
+        if isinstance(padding, str):
+            raise TypeError(f"{name}(): argument 'padding' must be tuple of ints, not str")
         return target(
             input,
             weight,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+from .._api import FUNCTIONS as _FUNCTIONS
 from ..aten.linalg import op as _op
 from ..tensor._tensor import Tensor
 
@@ -486,110 +487,12 @@ def binary_cross_entropy_with_logits(
 # ----------------------------------------------------------------------------- convolution
 
 
-def conv1d(
-    input: Tensor,
-    weight: Tensor,
-    bias: Tensor | None = None,
-    stride: Any = 1,
-    padding: Any = 0,
-    dilation: Any = 1,
-    groups: int = 1,
-) -> Tensor:
-    st, dl = _pair_list(stride, 1), _pair_list(dilation, 1)
-    if isinstance(padding, str):
-        return _op("conv1d.padding")(input, weight, bias, st, padding, dl, groups)
-    return _op("conv1d")(input, weight, bias, st, _pair_list(padding, 1), dl, groups)
-
-
-def conv2d(
-    input: Tensor,
-    weight: Tensor,
-    bias: Tensor | None = None,
-    stride: Any = 1,
-    padding: Any = 0,
-    dilation: Any = 1,
-    groups: int = 1,
-) -> Tensor:
-    st, dl = _pair_list(stride, 2), _pair_list(dilation, 2)
-    if isinstance(padding, str):
-        return _op("conv2d.padding")(input, weight, bias, st, padding, dl, groups)
-    return _op("conv2d")(input, weight, bias, st, _pair_list(padding, 2), dl, groups)
-
-
-def _conv_transpose(
-    nsp: int,
-    input: Tensor,
-    weight: Tensor,
-    bias: Tensor | None,
-    stride: Any,
-    padding: Any,
-    output_padding: Any,
-    groups: int,
-    dilation: Any,
-) -> Tensor:
-    name = "conv_transpose1d" if nsp == 1 else f"conv_transpose{nsp}d.input"
-    if isinstance(padding, str):
-        raise TypeError(
-            f"conv_transpose{nsp}d(): argument 'padding' must be tuple of ints, not str"
-        )
-    return _op(name)(
-        input,
-        weight,
-        bias,
-        _pair_list(stride, nsp),
-        _pair_list(padding, nsp),
-        _pair_list(output_padding, nsp),
-        groups,
-        _pair_list(dilation, nsp),
-    )
-
-
-def conv_transpose1d(
-    input: Tensor,
-    weight: Tensor,
-    bias: Tensor | None = None,
-    stride: Any = 1,
-    padding: Any = 0,
-    output_padding: Any = 0,
-    groups: int = 1,
-    dilation: Any = 1,
-) -> Tensor:
-    """F.conv_transpose1d: torch.conv_transpose1d (one aten::convolution, transposed)."""
-    return _conv_transpose(
-        1, input, weight, bias, stride, padding, output_padding, groups, dilation
-    )
-
-
-def conv_transpose2d(
-    input: Tensor,
-    weight: Tensor,
-    bias: Tensor | None = None,
-    stride: Any = 1,
-    padding: Any = 0,
-    output_padding: Any = 0,
-    groups: int = 1,
-    dilation: Any = 1,
-) -> Tensor:
-    """F.conv_transpose2d: torch.conv_transpose2d (one aten::convolution, transposed)."""
-    return _conv_transpose(
-        2, input, weight, bias, stride, padding, output_padding, groups, dilation
-    )
-
-
-def conv_transpose3d(
-    input: Tensor,
-    weight: Tensor,
-    bias: Tensor | None = None,
-    stride: Any = 1,
-    padding: Any = 0,
-    output_padding: Any = 0,
-    groups: int = 1,
-    dilation: Any = 1,
-) -> Tensor:
-    """F.conv_transpose3d: torch.conv_transpose3d (one aten::convolution, transposed)."""
-    return _conv_transpose(
-        3, input, weight, bias, stride, padding, output_padding, groups, dilation
-    )
+# F.conv1d and friends are torch.conv1d and friends in PyTorch: the same functions here.
+conv1d = _FUNCTIONS["conv1d"]
+conv2d = _FUNCTIONS["conv2d"]
+conv_transpose1d = _FUNCTIONS["conv_transpose1d"]
+conv_transpose2d = _FUNCTIONS["conv_transpose2d"]
+conv_transpose3d = _FUNCTIONS["conv_transpose3d"]
 
 
 # ----------------------------------------------------------------------------- pooling
