@@ -678,6 +678,9 @@ def _reparseable(printed: str) -> bool:
         or re.search(r"Device\?? \w+=(?!None)", printed)  # device defaults print unquoted
         or re.search(r"\d\.[-+]\d", printed)  # complex defaults print as `0.+1.j`
         or "Union(" in printed  # `Scalar??` prints as `Union(Scalar)?`
+        # `int[] x=[0, 0]` prints as `int[] x=0` (equal elements collapse, as in
+        # native_functions.yaml's `int[2] stride=1`), which only a sized list reparses
+        or re.search(r"int\[\]\?? \w+=-?\d", printed)
     )
 
 
