@@ -43,6 +43,10 @@ class Derivative:
     # Given the bound arguments, whether the outputs are differentiable at all (PyTorch's
     # output_differentiability conditions); None: always.
     condition: Callable[[dict[str, Any]], bool] | None = None
+    # The inputs whose gradient formula reads the saved `self`: the in-place form clones self
+    # only when one of them needs a gradient (PyTorch's should_compute_output guard on
+    # `self.clone()`); None: every input's.
+    self_for: tuple[str, ...] | None = None
 
 
 DERIVATIVES: dict[str, Derivative] = {}
@@ -59,6 +63,7 @@ def derivative(
     computed: dict[str, Callable[[dict[str, Any]], Any]] | None = None,
     no_grad: Sequence[str] = (),
     condition: Callable[[dict[str, Any]], bool] | None = None,
+    self_for: Sequence[str] | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register the formula of aten `name` (as "add.Tensor" / "mm")."""
 
@@ -74,6 +79,7 @@ def derivative(
             dict(computed or {}),
             tuple(no_grad),
             condition,
+            None if self_for is None else tuple(self_for),
         )
         return fn
 
@@ -129,12 +135,11 @@ def _rsub_scalar(grad, alpha):
     return (A.neg.default(_scale(grad, alpha)),)
 
 
-@derivative("mul.Tensor", "MulBackward0", save=("self", "other"))
+@derivative("mul.Tensor", "MulBackward0", save=("self", "other"), self_for=("other",))
 def _mul(grad, self, other, needs):
-    return (
-        A.mul.Tensor(grad, other) if needs[0] else None,
-        A.mul.Tensor(grad, self) if needs[1] else None,
-    )
+    # PyTorch's generated MulBackward0 computes other's gradient first.
+    g_other = A.mul.Tensor(grad, self) if needs[1] else None
+    return (A.mul.Tensor(grad, other) if needs[0] else None), g_other
 
 
 @derivative("mul.Scalar", "MulBackward1", inputs=("self",), save=("other",))
@@ -142,13 +147,14 @@ def _mul_scalar(grad, other):
     return (A.mul.Scalar(grad, other),)
 
 
-@derivative("div.Tensor", "DivBackward0", save=("self", "other"))
+@derivative("div.Tensor", "DivBackward0", save=("self", "other"), self_for=("other",))
 def _div(grad, self, other, needs):
-    g_self = A.div.Tensor(grad, other)
-    if not needs[1]:
-        return g_self, None
-    g_other = A.neg.default(A.div.Tensor(A.mul.Tensor(g_self, self), other))
-    return (g_self if needs[0] else None), g_other
+    # As PyTorch's DivBackward0: other's gradient first, -grad * ((self / other) / other).
+    g_other = None
+    if needs[1]:
+        ratio = A.div.Tensor(A.div.Tensor(self, other), other)
+        g_other = A.mul.Tensor(A.neg.default(grad), ratio)
+    return (A.div.Tensor(grad, other) if needs[0] else None), g_other
 
 
 @derivative("div.Scalar", "DivBackward1", inputs=("self",), save=("other",))
@@ -688,9 +694,12 @@ def _to_copy(grad, dt):
     inputs=("self", "src"),
     computed={"s": _shape("self"), "src_dtype": _dtype("src")},
 )
-def _copy(grad, s, src_dtype):
-    g_src = grad if grad._dtype is src_dtype else A._to_copy.default(grad, dtype=src_dtype)
-    return A.zeros_like.default(grad), g_src
+def _copy(grad, s, src_dtype, needs):
+    # CopyBackwards: self's zeros, then src's gradient, each only when needed.
+    g_self = A.zeros_like.default(grad) if needs[0] else None
+    if not needs[1]:
+        return g_self, None
+    return g_self, (grad if grad._dtype is src_dtype else A._to_copy.default(grad, dtype=src_dtype))
 
 
 @derivative("fill_.Scalar", "FillBackward2")
@@ -979,13 +988,12 @@ def _min_all(grad, self, result):
 
 def _indices_backward(grads: Any, dim: int, keepdim: bool, indices: Any, s: tuple[int, ...]) -> Any:
     grad = grads[0] if isinstance(grads, (list, tuple)) else grads
-    if not s:
-        return grad
-    d = dim % len(s)
-    if not keepdim:
+    d = dim % max(len(s), 1)
+    if not keepdim and s:
         grad = A.unsqueeze.default(grad, d)
         indices = A.unsqueeze.default(indices, d)
-    out = _zeros(s, grad)
+    # PyTorch's value_selecting_reduction_backward starts from grad.new_zeros (after unsqueeze).
+    out = A.new_zeros.default(grad, list(s))
     return A.scatter.src(out, d, indices, grad)
 
 
@@ -1159,10 +1167,9 @@ def mm_mat2_backward(grad: Any, mat1: Any, mat2: Any) -> Any:
 
 @derivative("mm", "MmBackward0", save=("self", "mat2"))
 def _mm(grad, self, mat2, needs):
-    return (
-        mm_mat1_backward(grad, mat2, self) if needs[0] else None,
-        mm_mat2_backward(grad, self, mat2) if needs[1] else None,
-    )
+    # PyTorch's generated MmBackward0 computes mat2's gradient first.
+    g_mat2 = mm_mat2_backward(grad, self, mat2) if needs[1] else None
+    return (mm_mat1_backward(grad, mat2, self) if needs[0] else None), g_mat2
 
 
 @derivative("bmm", "BmmBackward0", save=("self", "mat2"))
@@ -2187,17 +2194,25 @@ def _threshold_backward(grad, self, threshold):
 
 
 @derivative("sigmoid_backward", "SigmoidBackwardBackward0", save=("grad_output", "output"))
-def _sigmoid_backward(grad, grad_output, output):
-    g_go = A.sigmoid_backward.default(grad, output)
-    # d/dy [g * (1 - y) * y] = g * (1 - 2y)
-    g_out = A.mul.Tensor(A.mul.Tensor(grad, grad_output), A.rsub.Scalar(A.mul.Scalar(output, 2), 1))
+def _sigmoid_backward(grad, grad_output, output, needs):
+    # As PyTorch's SigmoidBackwardBackward0: grad_output's gradient first, each only when
+    # needed; output: grad * grad_output * (-2 * output + 1), the right factor computed first.
+    g_go = A.sigmoid_backward.default(grad, output) if needs[0] else None
+    g_out = None
+    if needs[1]:
+        factor = A.add.Scalar(A.mul.Scalar(output, -2), 1)
+        g_out = A.mul.Tensor(A.mul.Tensor(grad, grad_output), factor)
     return g_go, g_out
 
 
 @derivative("tanh_backward", "TanhBackwardBackward0", save=("grad_output", "output"))
-def _tanh_backward(grad, grad_output, output):
-    g_go = A.tanh_backward.default(grad, output)
-    g_out = A.mul.Scalar(A.mul.Tensor(A.mul.Tensor(grad, grad_output), output), -2)
+def _tanh_backward(grad, grad_output, output, needs):
+    # As PyTorch's TanhBackwardBackward0: grad_output's gradient first, each only when needed;
+    # output: grad * (-2 * output * grad_output).
+    g_go = A.tanh_backward.default(grad, output) if needs[0] else None
+    g_out = None
+    if needs[1]:
+        g_out = A.mul.Tensor(grad, A.mul.Tensor(A.mul.Scalar(output, -2), grad_output))
     return g_go, g_out
 
 

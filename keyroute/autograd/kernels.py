@@ -183,6 +183,9 @@ class AutogradKernel(LayerKernel):
                 v = kwargs.get(name, default) if kwargs else default
             if hasattr(v, "_ks"):
                 if self.inplace and i == 0:
+                    if not self._self_needed(edges):
+                        saved[name] = None  # no formula that reads self can run
+                        continue
                     v = _clone_for_save(v)
                 saved[name] = SavedTensor(v)
             elif isinstance(v, (list, tuple)) and v and hasattr(v[0], "_ks"):
@@ -329,6 +332,14 @@ class AutogradKernel(LayerKernel):
             return out
 
         return autograd_call
+
+    def _self_needed(self, edges: list[Any]) -> bool:
+        """Whether an in-place op must save (clone) self's old value: some input whose formula
+        reads it needs a gradient (edges are the inputs', in self.inputs' order)."""
+        self_for = self.entry.self_for
+        if self_for is None or self.input_index is None:
+            return True
+        return any(edges[self.inputs.index(n)] is not _NO_EDGE for n in self_for)
 
     def _check_inplace(self, values: dict[str, Any]) -> None:
         _check_inplace(values[self.names[0]], self.op)

@@ -7,6 +7,7 @@ import math
 from typing import Any
 
 from .. import _creation
+from .._ops import ops
 from ..autograd.grad_mode import no_grad
 from ..tensor.dtype import float32
 from .optimizer import Optimizer
@@ -71,19 +72,10 @@ class Adam(Optimizer):
                 lr, eps, wd = group["lr"], group["eps"], group["weight_decay"]
                 amsgrad, maximize = group["amsgrad"], group["maximize"]
                 decoupled = group["decoupled_weight_decay"]
-                for p in group["params"]:
-                    if p.grad is None:
-                        continue
+                params = self._init_group(group)
+                for p in params:
                     grad = p.grad if not maximize else -p.grad
                     state = self.state[p]
-                    if not state:
-                        state["step"] = _creation.tensor(0.0, dtype=float32)
-                        state["exp_avg"] = _creation.zeros_like(p, memory_format=_preserve())
-                        state["exp_avg_sq"] = _creation.zeros_like(p, memory_format=_preserve())
-                        if amsgrad:
-                            state["max_exp_avg_sq"] = _creation.zeros_like(
-                                p, memory_format=_preserve()
-                            )
                     exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
                     step_t = state["step"]
                     step_t.add_(1)
@@ -101,12 +93,30 @@ class Adam(Optimizer):
                     bias_correction2_sqrt = math.sqrt(bias_correction2)
                     if amsgrad:
                         max_sq = state["max_exp_avg_sq"]
-                        max_sq.copy_(max_sq.maximum(exp_avg_sq))
+                        # torch.maximum(max_sq, exp_avg_sq, out=max_sq): maximum.out
+                        ops.aten.maximum.out(max_sq, exp_avg_sq, out=max_sq)
                         denom = (max_sq.sqrt() / bias_correction2_sqrt).add_(eps)
                     else:
                         denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
                     p.addcdiv_(exp_avg, denom, value=-step_size)
         return loss
+
+    def _init_group(self, group: dict[str, Any]) -> list[Any]:
+        """The group's parameters with a gradient; as PyTorch's _init_group, every one's state
+        is created (lazily, on the first step) before any parameter is updated."""
+        params = []
+        for p in group["params"]:
+            if p.grad is None:
+                continue
+            params.append(p)
+            state = self.state[p]
+            if not state:
+                state["step"] = _creation.tensor(0.0, dtype=float32)
+                state["exp_avg"] = _creation.zeros_like(p, memory_format=_preserve())
+                state["exp_avg_sq"] = _creation.zeros_like(p, memory_format=_preserve())
+                if group["amsgrad"]:
+                    state["max_exp_avg_sq"] = _creation.zeros_like(p, memory_format=_preserve())
+        return params
 
 
 def _preserve() -> Any:

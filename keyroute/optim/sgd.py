@@ -67,7 +67,8 @@ class SGD(Optimizer):
                         state = self.state[p]
                         buf = state.get("momentum_buffer")
                         if buf is None:
-                            buf = d_p.clone().detach()
+                            # torch.optim.SGD: grad.detach().clone() (detach, then clone)
+                            buf = d_p.detach().clone()
                             state["momentum_buffer"] = buf
                         else:
                             buf.mul_(momentum).add_(d_p, alpha=1 - dampening)

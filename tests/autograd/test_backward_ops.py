@@ -650,45 +650,6 @@ KNOWN_GAPS: dict[str, tuple[str, Any, str]] = {
         "NativeLayerNormBackward0 calls native_layer_norm_backward; keyroute's formula "
         "(autograd/derivatives.py) computes it from sub/mul/sum",
     ),
-    "value_selecting_backward_zeros": (
-        "rename",
-        ("aten.new_zeros.default", "aten.zeros.default"),
-        "value_selecting_reduction_backward (max.dim's formula) starts from grad.new_zeros; "
-        "keyroute's (autograd/derivatives.py) calls zeros",
-    ),
-    "copy_backward_unneeded_zeros": (
-        "keyroute_only",
-        "aten.zeros_like.default",
-        "CopyBackwards computes zeros_like for self only when self needs a gradient; "
-        "keyroute's copy_ formula (autograd/derivatives.py) always does",
-    ),
-    "tanh_backward_backward_unneeded": (
-        "formula",
-        "aten.mul.Scalar",
-        "TanhBackwardBackward0 computes grad_output's gradient (tanh_backward) only when it "
-        "is needed, output's first; keyroute's formula computes both",
-    ),
-    "formula_input_order": (
-        "reordered",
-        ("aten.t.default", "aten.mm.default", "aten.mul.Tensor"),
-        "PyTorch's generated MmBackward0 and MulBackward0 compute the last input's gradient "
-        "first (mat2 before self, other before self); keyroute's formulas "
-        "(autograd/derivatives.py) compute self's first",
-    ),
-    "optimizer_state_init_order": (
-        "reordered",
-        ("aten.lift_fresh.default", "aten.zeros_like.default"),
-        "AdamW's _init_group creates every parameter's state (step, exp_avg, exp_avg_sq) before "
-        "the first update; keyroute's optim/adam.py creates each parameter's state just before "
-        "its update",
-    ),
-    "inplace_clones_self_unneeded": (
-        "keyroute_only",
-        "aten.clone.default",
-        "an in-place operator whose formula reads self's old value clones self first; PyTorch "
-        "clones only when that formula can run (mul_(2): other needs no gradient, so no "
-        "clone); keyroute's autograd/kernels.py clones whenever the entry saves self",
-    ),
     "profiler_record_function": (
         "torch_only",
         "profiler.",
@@ -699,14 +660,8 @@ KNOWN_GAPS: dict[str, tuple[str, Any, str]] = {
 
 #: program -> phase -> the gaps that show there.
 PROGRAM_GAPS: dict[str, dict[str, list[str]]] = {
-    "mm": {"backward": ["formula_input_order"]},
-    "broadcast_reduced": {"backward": ["formula_input_order"]},
     "layer_norm": {"backward": ["layer_norm_backward_decomposed"]},
-    "max_dim_indices": {"backward": ["value_selecting_backward_zeros"]},
-    "mlp_adamw": {"step": ["profiler_record_function", "optimizer_state_init_order"]},
-    "create_graph": {"backward2": ["copy_backward_unneeded_zeros", "formula_input_order"]},
-    "autograd_grad_double": {"backward2": ["tanh_backward_backward_unneeded"]},
-    "saved_output_alias": {"inplace": ["inplace_clones_self_unneeded"]},
+    "mlp_adamw": {"step": ["profiler_record_function"]},
 }
 
 #: The calls autograd's machinery makes itself (seed, SavedVariable, AccumulateGrad,
