@@ -328,7 +328,7 @@ class AutogradKernel(LayerKernel):
                         ag.output_nr = i
                         t._ks |= REQUIRES_GRAD_BIT
             for name, k in save_results:
-                node.saved[name] = SavedTensor(outs[k], is_output=True, output_nr=k)
+                node.saved[name] = SavedTensor(outs[k], True, k, st)
             return out
 
         return autograd_call
