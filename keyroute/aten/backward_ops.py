@@ -1,8 +1,9 @@
 """The backward operators PyTorch's derivative formulas call, as aten operators.
 
 PyTorch's autograd computes the gradients of relu, log_softmax, softmax, nll_loss, sigmoid and
-tanh with dedicated operators (`threshold_backward`, `_log_softmax_backward_data`, ...), so a
-dispatch mode sees those calls in a backward pass. keyroute defines the same operators: one
+tanh, and of the views select, slice and diagonal, with dedicated operators
+(`threshold_backward`, `_log_softmax_backward_data`, `select_backward`, ...), so a dispatch mode
+sees those calls in a backward pass. keyroute defines the same operators: one
 NumPy pass each on CPU instead of a chain of elementwise calls, and the same op log as PyTorch.
 Their own derivatives (double backward) are in autograd/derivatives.py.
 
@@ -21,7 +22,8 @@ from ._define import meta
 from ._meta_util import check, elementwise, new_meta, shape_of
 from ._promotion import result_type
 from ._variants import out_variant
-from .core import expand_geometry
+from .core import as_size, expand_geometry
+from .views import diagonal_geometry, select_check, slice_geometry
 
 __all__: list[str] = []
 
@@ -79,6 +81,67 @@ def nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index
         f"{list(shape_of(total_weight))} ({total_weight.numel()} elements)",
     )
     return new_meta(shape_of(self), self._dtype)
+
+
+# ----------------------------------------------------------------------------- view backwards
+# PyTorch's kernels: grad_input = zeros(input_sizes, grad.options()); view(grad_input).copy_(grad).
+# The meta functions check in that order: zeros' sizes, the view's arguments, copy_'s broadcast.
+
+
+def _contiguous_strides(shape: Sequence[int]) -> tuple[int, ...]:
+    strides = [1] * len(shape)
+    acc = 1
+    for i in range(len(shape) - 1, -1, -1):
+        strides[i] = acc
+        acc *= max(shape[i], 1)
+    return tuple(strides)
+
+
+def _view_backward_sizes(input_sizes: Any) -> tuple[int, ...]:
+    sizes = as_size(input_sizes)
+    for s in sizes:
+        check(s >= 0, "zeros: Dimension size must be non-negative.")
+    return sizes
+
+
+def _view_backward_out(grad_output: Any, sizes: Sequence[int], view: Sequence[int]) -> Any:
+    """copy_(view, grad_output)'s broadcast check, then the fresh contiguous gradient."""
+    src = shape_of(grad_output)
+    full = _shape.broadcast_shapes(view, src)
+    check(
+        full == tuple(view),
+        f"output with shape {list(view)} doesn't match the broadcast shape {list(full)}",
+    )
+    return new_meta(sizes, grad_output._dtype)
+
+
+@meta("select_backward(Tensor grad_output, SymInt[] input_sizes, int dim, SymInt index) -> Tensor")
+def select_backward(grad_output, input_sizes, dim, index):
+    sizes = _view_backward_sizes(input_sizes)
+    d, _ = select_check(sizes, dim, int(index))
+    return _view_backward_out(grad_output, sizes, sizes[:d] + sizes[d + 1 :])
+
+
+@meta(
+    "slice_backward(Tensor grad_output, SymInt[] input_sizes, int dim, SymInt start, SymInt end, "
+    "SymInt step) -> Tensor"
+)
+def slice_backward(grad_output, input_sizes, dim, start, end, step):
+    sizes = _view_backward_sizes(input_sizes)
+    view, _, _ = slice_geometry(
+        sizes, _contiguous_strides(sizes), dim, int(start), int(end), int(step)
+    )
+    return _view_backward_out(grad_output, sizes, view)
+
+
+@meta(
+    "diagonal_backward(Tensor grad_output, SymInt[] input_sizes, int offset, int dim1, int dim2) "
+    "-> Tensor"
+)
+def diagonal_backward(grad_output, input_sizes, offset, dim1, dim2):
+    sizes = _view_backward_sizes(input_sizes)
+    view, _, _ = diagonal_geometry(sizes, _contiguous_strides(sizes), offset, dim1, dim2)
+    return _view_backward_out(grad_output, sizes, view)
 
 
 # ----------------------------------------------------------------------------- flash attention

@@ -791,9 +791,7 @@ derivative("squeeze.dims", "SqueezeBackward2", computed={"s": _shape("self")})(_
 
 @derivative("select.int", "SelectBackward0", save=("dim", "index"), computed={"s": _shape("self")})
 def _select(grad, dim, index, s):
-    out = _zeros(s, grad)
-    A.copy_.default(A.select.int(out, dim, index), grad)
-    return (out,)
+    return (A.select_backward.default(grad, list(s), dim, index),)
 
 
 @derivative(
@@ -803,18 +801,20 @@ def _select(grad, dim, index, s):
     computed={"s": _shape("self")},
 )
 def _slice(grad, dim, start, end, step, s):
-    out = _zeros(s, grad)
-    A.copy_.default(A.slice.Tensor(out, dim, start, end, step), grad)
-    return (out,)
+    # PyTorch's slice_backward_wrapper: a missing start is 0, a missing end INT64_MAX (unwrapped)
+    start = 0 if start is None else start
+    end = _INT64_MAX if end is None else end
+    return (A.slice_backward.default(grad, list(s), dim, start, end, step),)
 
 
 @derivative(
     "diagonal", "DiagonalBackward0", save=("offset", "dim1", "dim2"), computed={"s": _shape("self")}
 )
 def _diagonal(grad, offset, dim1, dim2, s):
-    out = _zeros(s, grad)
-    A.copy_.default(A.diagonal.default(out, offset, dim1, dim2), grad)
-    return (out,)
+    return (A.diagonal_backward.default(grad, list(s), offset, dim1, dim2),)
+
+
+_INT64_MAX = 9223372036854775807
 
 
 def _split_backward(grads: Any, dim: int, s: tuple[int, ...], like_sizes: list[int]) -> Any:
@@ -2186,6 +2186,21 @@ def _convolution(
 
 # ----------------------------------------------------------------------------- backward ops
 # Derivatives of the backward operators themselves (double backward), as PyTorch's.
+
+
+@derivative("select_backward", "SelectBackwardBackward0", save=("dim", "index"))
+def _select_backward(grad, dim, index):
+    return (A.select.int(grad, dim, index),)
+
+
+@derivative("slice_backward", "SliceBackwardBackward0", save=("dim", "start", "end", "step"))
+def _slice_backward(grad, dim, start, end, step):
+    return (A.slice.Tensor(grad, dim, start, end, step),)
+
+
+@derivative("diagonal_backward", "DiagonalBackwardBackward0", save=("offset", "dim1", "dim2"))
+def _diagonal_backward(grad, offset, dim1, dim2):
+    return (A.diagonal.default(grad, offset, dim1, dim2),)
 
 
 @derivative("threshold_backward", "ThresholdBackwardBackward0", save=("self", "threshold"))

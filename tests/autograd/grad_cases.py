@@ -414,6 +414,24 @@ case("nll_loss_backward")(
         {},
     )
 )
+# the views' backward operators (their gradients: the view of grad), and the views' edge forms
+_I64_MAX = 2**63 - 1
+case("select_backward")(lambda M, rng: ((t(M, rng, 3), [2, 3], -2, 1), {}))
+case("select_backward_neg", "select_backward")(
+    lambda M, rng: ((t(M, rng, 2, 4), [2, 3, 4], 1, -1), {})
+)
+case("slice_backward")(lambda M, rng: ((t(M, rng, 2, 2), [2, 5], 1, 1, _I64_MAX, 2), {}))
+case("slice_backward_neg", "slice_backward")(
+    lambda M, rng: ((t(M, rng, 3, 2), [3, 4], -1, -3, -1, 1), {})
+)
+case("diagonal_backward")(lambda M, rng: ((t(M, rng, 4, 2), [3, 4, 5], 1, -1, 0), {}))
+case("diagonal_backward_neg_offset", "diagonal_backward")(
+    lambda M, rng: ((t(M, rng, 2), [3, 4], -1, 0, 1), {})
+)
+case("select_neg", "select.int")(lambda M, rng: ((t(M, rng, 2, 3, 4), -1, -2), {}))
+case("slice_open", "slice.Tensor")(lambda M, rng: ((t(M, rng, 4, 5), -1, None, None, 2), {}))
+case("slice_neg_start", "slice.Tensor")(lambda M, rng: ((t(M, rng, 4, 5), 0, -3, None, 1), {}))
+case("diagonal_3d", "diagonal")(lambda M, rng: ((t(M, rng, 2, 3, 4), -1, 2, 0), {}))
 # conv double backward: grad_output, input, weight (bias_sizes given, every output computed)
 case("convolution_backward")(
     lambda M, rng: (

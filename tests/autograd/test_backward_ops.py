@@ -457,6 +457,29 @@ def _inplace_view(M: Any, phase: Any) -> list[Any]:  # noqa: N803 - CopySlices
     return [x.grad]
 
 
+@program("view_backwards")
+def _view_backwards(M: Any, phase: Any) -> list[Any]:  # noqa: N803 - select/slice/diagonal_backward
+    x = leaf(M, "view_backwards", 3, 4)
+    with phase("forward"):
+        y = x[:, 1].sum() + x[1:3].sum() + x.diagonal().sum() + x[..., -3::2].sum()
+    with phase("backward"):
+        y.backward()
+    return [x.grad]
+
+
+@program("view_backwards_double")
+def _view_backwards_double(M: Any, phase: Any) -> list[Any]:  # noqa: N803 - their own backwards
+    x = leaf(M, "view_backwards_double", 3, 4)
+    with phase("forward"):
+        y = (x[:, 1] * x[:, 0]).sum() + (x.diagonal(1) * x.diagonal()).sum()
+        y = y + (x[:, 1:] * x[:, :-1]).sum()
+    with phase("backward"):
+        (g,) = M.autograd.grad(y, x, create_graph=True)
+    with phase("backward2"):
+        (gg,) = M.autograd.grad((g * g).sum(), x)
+    return [g, gg]
+
+
 def _logging_tensor(M: Any, log: list[str]) -> Any:  # noqa: N803
     """A wrapper subclass: __torch_dispatch__ logs each call, then runs it on the inner tensor."""
 

@@ -1,6 +1,7 @@
 """Operator samples of the views family (see harness.py): permute, transpose, t, squeeze,
-unsqueeze, select, slice, split, unbind, diagonal, unfold, and the composite views (flatten,
-unflatten, narrow, chunk, movedim, swapaxes, T/mT/mH/H, tensor_split, hsplit/vsplit/dsplit)."""
+unsqueeze, select, slice, split, unbind, diagonal, unfold, the view backwards (select_backward,
+slice_backward, diagonal_backward), and the composite views (flatten, unflatten, narrow, chunk,
+movedim, swapaxes, T/mT/mH/H, tensor_split, hsplit/vsplit/dsplit)."""
 
 from __future__ import annotations
 
@@ -251,6 +252,68 @@ _unary("unfold", "unfold_err_size", (2, 3), 1, 4, 1)
 _unary("unfold", "unfold_err_step", (2, 3), 1, 2, 0)
 _unary("unfold", "unfold_err_0d", (), 0, 2, 1)
 _unary("unfold", "unfold_err_dim", (2, 3), 2, 1, 1)
+
+# ----------------------------------------------------------------------------- view backwards
+# select_backward / slice_backward / diagonal_backward: (grad_output, input_sizes, view args).
+
+_BACKWARDS = {
+    # id: (op, grad shape, input_sizes, view args)
+    "select_backward_0": ("select_backward", (3, 4), [2, 3, 4], (0, 1)),
+    "select_backward_neg": ("select_backward", (2, 4), [2, 3, 4], (-2, -1)),
+    "select_backward_1d": ("select_backward", (), [5], (0, 4)),
+    "select_backward_bcast": ("select_backward", (1, 4), [2, 3, 4], (1, 2)),
+    "select_backward_zero_size": ("select_backward", (0, 4), [0, 3, 4], (1, 0)),
+    "select_backward_err_index": ("select_backward", (2, 4), [2, 3, 4], (1, 3)),
+    "select_backward_err_neg_index": ("select_backward", (2, 4), [2, 3, 4], (1, -4)),
+    "select_backward_err_dim": ("select_backward", (2, 3), [2, 3], (2, 0)),
+    "select_backward_err_0d": ("select_backward", (), [], (0, 0)),
+    "select_backward_err_shape": ("select_backward", (2, 3), [2, 3, 4], (1, 0)),
+    "select_backward_err_rank": ("select_backward", (5, 2, 4), [2, 3, 4], (1, 0)),
+    "select_backward_err_neg_size": ("select_backward", (3,), [3, -1], (1, 0)),
+    "slice_backward_start": ("slice_backward", (2, 2, 4), [2, 3, 4], (1, 1, 2**63 - 1, 1)),
+    "slice_backward_step": ("slice_backward", (2, 3, 2), [2, 3, 4], (-1, 0, 2**63 - 1, 2)),
+    "slice_backward_neg": ("slice_backward", (2, 3, 1), [2, 3, 4], (2, -3, -1, 2)),
+    "slice_backward_clamped": ("slice_backward", (2, 3, 2), [2, 3, 4], (-1, -100, 100, 3)),
+    "slice_backward_empty": ("slice_backward", (2, 0, 4), [2, 3, 4], (1, 0, -10, 1)),
+    "slice_backward_reversed": ("slice_backward", (2, 0), [2, 5], (1, 4, 1, 1)),
+    "slice_backward_bcast": ("slice_backward", (1,), [4, 3], (0, 1, 3, 1)),
+    "slice_backward_err_step0": ("slice_backward", (2, 3), [2, 3], (0, 0, 2, 0)),
+    "slice_backward_err_step_neg": ("slice_backward", (2, 3), [2, 3], (0, 0, 2, -1)),
+    "slice_backward_err_dim": ("slice_backward", (2, 3), [2, 3], (2, 0, 1, 1)),
+    "slice_backward_err_0d": ("slice_backward", (), [], (0, 0, 1, 1)),
+    "slice_backward_err_shape": ("slice_backward", (2, 3), [4, 3], (0, 1, 2, 1)),
+    "diagonal_backward_default": ("diagonal_backward", (3,), [3, 4], (0, 0, 1)),
+    "diagonal_backward_offset": ("diagonal_backward", (4, 2), [3, 4, 5], (1, -1, 0)),
+    "diagonal_backward_offset_neg": ("diagonal_backward", (2,), [3, 4], (-1, 0, 1)),
+    "diagonal_backward_swapped": ("diagonal_backward", (4, 2), [2, 4, 3], (-1, 2, 0)),
+    "diagonal_backward_offset_out": ("diagonal_backward", (4, 0), [3, 4, 5], (10, -1, 0)),
+    "diagonal_backward_bcast": ("diagonal_backward", (1,), [4, 4], (0, 1, 0)),
+    "diagonal_backward_err_same": ("diagonal_backward", (3,), [3, 3], (0, 1, 1)),
+    "diagonal_backward_err_dim": ("diagonal_backward", (3,), [3, 3], (0, 0, 2)),
+    "diagonal_backward_err_1d": ("diagonal_backward", (3,), [3], (0, 0, 1)),
+    "diagonal_backward_err_shape": ("diagonal_backward", (4, 3), [3, 4, 5], (1, -1, 0)),
+}
+
+
+def _backward_sample(sid: str, op: str, grad, sizes, view, dtype="float32", nc=False) -> None:
+    mk = _t(grad, dtype, nc)
+    add(sid, op, lambda M, rng: ((mk(M, rng), list(sizes), *view), {}))
+
+
+for _sid, (_op, _g, _sizes, _view) in _BACKWARDS.items():
+    _backward_sample(_sid, _op, _g, _sizes, _view)
+for _dt in (*ALL_DTYPES, "complex64"):
+    _backward_sample(f"select_backward_dtype_{_dt}", "select_backward", (3,), [2, 3], (0, 1), _dt)
+for _dt in ("bool", "int32", "float16", "bfloat16", "float64", "complex64"):
+    _backward_sample(
+        f"slice_backward_dtype_{_dt}", "slice_backward", (3, 2), [3, 4], (1, 1, 4, 2), _dt
+    )
+    _backward_sample(
+        f"diagonal_backward_dtype_{_dt}", "diagonal_backward", (2, 3), [2, 3, 4], (0, 1, 2), _dt
+    )
+_backward_sample("select_backward_nc", "select_backward", (3, 4), [3, 2, 4], (1, 1), nc=True)
+_backward_sample("slice_backward_nc", "slice_backward", (4, 2), [4, 5], (1, 1, 5, 2), nc=True)
+_backward_sample("diagonal_backward_nc", "diagonal_backward", (5, 3), [3, 4, 5], (0, 0, 1), nc=True)
 
 # ----------------------------------------------------------------------------- composite views
 

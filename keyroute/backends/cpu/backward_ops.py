@@ -9,9 +9,11 @@ import numpy as np
 
 from ...aten import backward_ops as _bw
 from ...aten._promotion import result_type
+from ...aten._shape import wrap_dim
+from ...aten.views import diagonal_geometry, select_check, slice_bounds
 from ...tensor._tensor import Tensor
 from ...tensor.dtype import to_dtype
-from ._kernel import kernel, wrap
+from ._kernel import fix_empty, kernel, wrap
 
 _F32 = np.dtype(np.float32)
 
@@ -134,6 +136,54 @@ def nll_loss_backward(
         scale = np.broadcast_to(g, (n_rows,))
     grad[np.arange(n_rows), safe] = np.where(valid, -w * scale, 0)
     return _out(grad.reshape(x.shape), dt)
+
+
+# ----------------------------------------------------------------------------- view backwards
+# zeros of input_sizes with the gradient written into the view: one pass over the view. The meta
+# function checks first (sizes, the view's arguments, the broadcast of grad_output into it).
+
+
+def _view_backward(grad_output: Tensor, grad_input: np.ndarray, view: np.ndarray) -> Tensor:
+    view[...] = grad_output._data
+    return wrap(fix_empty(grad_input), grad_output._dtype)
+
+
+@kernel("select_backward")
+def select_backward(grad_output: Tensor, input_sizes: Any, dim: int, index: Any) -> Tensor:
+    sizes = _bw.select_backward(grad_output, input_sizes, dim, index)._data.shape
+    d, i = select_check(sizes, dim, int(index))
+    out = np.zeros(sizes, grad_output._dtype.np)
+    # (the Ellipsis keeps a 0-d view where a 1-d select would give a NumPy scalar)
+    return _view_backward(grad_output, out, out[(slice(None),) * d + (i, ...)])
+
+
+@kernel("slice_backward")
+def slice_backward(
+    grad_output: Tensor, input_sizes: Any, dim: int, start: Any, end: Any, step: Any
+) -> Tensor:
+    sizes = _bw.slice_backward(grad_output, input_sizes, dim, start, end, step)._data.shape
+    d = wrap_dim(dim, len(sizes))
+    lo, hi = slice_bounds(sizes[d], int(start), int(end), int(step))
+    out = np.zeros(sizes, grad_output._dtype.np)
+    return _view_backward(grad_output, out, out[(slice(None),) * d + (slice(lo, hi, int(step)),)])
+
+
+@kernel("diagonal_backward")
+def diagonal_backward(
+    grad_output: Tensor, input_sizes: Any, offset: int, dim1: int, dim2: int
+) -> Tensor:
+    sizes = _bw.diagonal_backward(grad_output, input_sizes, offset, dim1, dim2)._data.shape
+    out = np.zeros(sizes, grad_output._dtype.np)
+    shape, strides, delta = diagonal_geometry(
+        sizes, _bw._contiguous_strides(sizes), offset, dim1, dim2
+    )
+    if out.size and 0 not in shape:  # (an empty diagonal takes nothing; delta may be past the end)
+        item = out.itemsize
+        view = np.lib.stride_tricks.as_strided(
+            out.reshape(-1)[delta:], shape, [s * item for s in strides]
+        )
+        view[...] = grad_output._data
+    return wrap(fix_empty(out), grad_output._dtype)
 
 
 # ----------------------------------------------------------------------------- flash attention
