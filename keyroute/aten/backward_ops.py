@@ -23,6 +23,7 @@ from ._meta_util import check, elementwise, new_meta, shape_of
 from ._promotion import result_type
 from ._variants import out_variant
 from .core import as_size, expand_geometry
+from .linalg import exact_out_variant
 from .views import diagonal_geometry, select_check, slice_geometry
 
 __all__: list[str] = []
@@ -288,3 +289,14 @@ out_variant(
     "nll_loss_backward",
     outs=("grad_input",),
 )
+for _name, _args in (
+    ("select_backward", "int dim, SymInt index"),
+    ("slice_backward", "int dim, SymInt start, SymInt end, SymInt step"),
+    ("diagonal_backward", "int offset, int dim1, int dim2"),
+):
+    # PyTorch generates these (autogen): the out must have the result's dtype exactly
+    exact_out_variant(
+        f"{_name}.out(Tensor grad_output, SymInt[] input_sizes, {_args}, *, Tensor(a!) out) -> "
+        "Tensor(a!)",
+        _name,
+    )

@@ -609,6 +609,9 @@ def _non_differentiable(op: OpOverload) -> bool:
 #: NotImplemented kernel even when the functional operator has a formula or is not
 #: differentiable (isinf.out and isnan.out, generated too, are DONT_REQUIRE_DERIVATIVE).
 GENERATED_OUT = {
+    "select_backward.out",
+    "slice_backward.out",
+    "diagonal_backward.out",
     "__lshift__.Scalar_out",
     "__lshift__.Tensor_out",
     "__rshift__.Scalar_out",

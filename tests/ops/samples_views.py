@@ -314,6 +314,28 @@ for _dt in ("bool", "int32", "float16", "bfloat16", "float64", "complex64"):
 _backward_sample("select_backward_nc", "select_backward", (3, 4), [3, 2, 4], (1, 1), nc=True)
 _backward_sample("slice_backward_nc", "slice_backward", (4, 2), [4, 5], (1, 1, 5, 2), nc=True)
 _backward_sample("diagonal_backward_nc", "diagonal_backward", (5, 3), [3, 4, 5], (0, 0, 1), nc=True)
+# The generated out= forms: the right size, a resize from empty, a dtype mismatch.
+for _sid, _op, _g, _sizes, _view, _out, _odt in (
+    ("select_backward_out", "select_backward.out", (3, 4), [2, 3, 4], (0, 1), (2, 3, 4), "float32"),
+    ("slice_backward_out_resize", "slice_backward.out", (2,), [4], (0, 1, 3, 1), (0,), "float32"),
+    (
+        "diagonal_backward_out_dtype",
+        "diagonal_backward.out",
+        (3,),
+        [3, 3],
+        (0, 0, 1),
+        (3, 3),
+        "int64",
+    ),
+):
+    add(
+        _sid,
+        _op,
+        lambda M, rng, g=_g, sz=_sizes, v=_view, o=_out, odt=_odt: (
+            (_t(g, "float32", False)(M, rng), list(sz), *v),
+            {"out": M.zeros(*o, dtype=getattr(M, odt))},
+        ),
+    )
 
 # ----------------------------------------------------------------------------- composite views
 
