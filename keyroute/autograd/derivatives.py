@@ -997,26 +997,25 @@ def _indices_backward(grads: Any, dim: int, keepdim: bool, indices: Any, s: tupl
     return A.scatter.src(out, d, indices, grad)
 
 
-@derivative(
-    "max.dim",
-    "MaxBackward0",
-    save=("dim", "keepdim", "result1"),
-    n_outputs=2,
-    computed={"s": _shape("self")},
-)
-def _max_dim(grads, dim, keepdim, result1, s):
+def _value_selecting(grads, dim, keepdim, result1, s):
     return (_indices_backward(grads, dim, keepdim, result1, s),)
 
 
-@derivative(
-    "min.dim",
-    "MinBackward0",
-    save=("dim", "keepdim", "result1"),
-    n_outputs=2,
-    computed={"s": _shape("self")},
-)
-def _min_dim(grads, dim, keepdim, result1, s):
-    return (_indices_backward(grads, dim, keepdim, result1, s),)
+# The reductions that return (values, indices): one formula, PyTorch's node names.
+for _name, _node in (
+    ("max.dim", "MaxBackward0"),
+    ("min.dim", "MinBackward0"),
+    ("median.dim", "MedianBackward1"),
+    ("nanmedian.dim", "NanmedianBackward1"),
+    ("mode", "ModeBackward0"),
+):
+    derivative(
+        _name,
+        _node,
+        save=("dim", "keepdim", "result1"),
+        n_outputs=2,
+        computed={"s": _shape("self")},
+    )(_value_selecting)
 
 
 def _var_grad(grad: Any, self: Any, dim: Any, correction: Any, keepdim: bool) -> Any:
@@ -1328,39 +1327,6 @@ def _median(grad, self, result):
 @derivative("nanmedian", "NanmedianBackward0", save=("self", "result"))
 def _nanmedian(grad, self, result):
     return (_evenly_distribute(grad, self, result),)
-
-
-@derivative(
-    "median.dim",
-    "MedianBackward1",
-    save=("dim", "keepdim", "result1"),
-    n_outputs=2,
-    computed={"s": _shape("self")},
-)
-def _median_dim(grads, dim, keepdim, result1, s):
-    return (_indices_backward(grads, dim, keepdim, result1, s),)
-
-
-@derivative(
-    "nanmedian.dim",
-    "NanmedianBackward1",
-    save=("dim", "keepdim", "result1"),
-    n_outputs=2,
-    computed={"s": _shape("self")},
-)
-def _nanmedian_dim(grads, dim, keepdim, result1, s):
-    return (_indices_backward(grads, dim, keepdim, result1, s),)
-
-
-@derivative(
-    "mode",
-    "ModeBackward0",
-    save=("dim", "keepdim", "result1"),
-    n_outputs=2,
-    computed={"s": _shape("self")},
-)
-def _mode(grads, dim, keepdim, result1, s):
-    return (_indices_backward(grads, dim, keepdim, result1, s),)
 
 
 @derivative("norm.ScalarOpt_dtype", "NormBackward2", save=("self", "p", "result"))

@@ -401,19 +401,26 @@ def mse_loss(
         reduction = _legacy_reduction(size_average, reduce)
     ei, et = _broadcast_tensors(input, target)
     if weight is not None:
-        if weight.size() != input.size():
-            raise ValueError("Weights and input must have the same size.")
-        weighted = _op("mul.Tensor")(_op("pow.Tensor_Scalar")(_op("sub.Tensor")(ei, et), 2), weight)
-        if reduction == "none":
-            return weighted
-        if reduction == "sum":
-            return _op("sum")(weighted)
-        if reduction == "mean":
-            return _op("div.Tensor")(_op("sum")(weighted), _op("sum")(weight))
-        raise ValueError(
-            f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'."
+        return _weighted_loss(
+            input, lambda: _op("pow.Tensor_Scalar")(_op("sub.Tensor")(ei, et), 2), weight, reduction
         )
     return _op("mse_loss")(ei, et, _reduction_enum(reduction))
+
+
+def _weighted_loss(input: Tensor, loss: Any, weight: Tensor, reduction: str) -> Tensor:
+    """mse_loss/l1_loss with `weight` (PyTorch's Python path): the elementwise loss (`loss()`,
+    computed after the weight check) times the weight, reduced; "mean" divides by the
+    weights' sum."""
+    if weight.size() != input.size():
+        raise ValueError("Weights and input must have the same size.")
+    weighted = _op("mul.Tensor")(loss(), weight)
+    if reduction == "none":
+        return weighted
+    if reduction == "sum":
+        return _op("sum")(weighted)
+    if reduction == "mean":
+        return _op("div.Tensor")(_op("sum")(weighted), _op("sum")(weight))
+    raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")
 
 
 def l1_loss(
@@ -429,17 +436,8 @@ def l1_loss(
         reduction = _legacy_reduction(size_average, reduce)
     ei, et = _broadcast_tensors(input, target)
     if weight is not None:
-        if weight.size() != input.size():
-            raise ValueError("Weights and input must have the same size.")
-        weighted = _op("mul.Tensor")(_op("abs")(_op("sub.Tensor")(ei, et)), weight)
-        if reduction == "none":
-            return weighted
-        if reduction == "sum":
-            return _op("sum")(weighted)
-        if reduction == "mean":
-            return _op("div.Tensor")(_op("sum")(weighted), _op("sum")(weight))
-        raise ValueError(
-            f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'."
+        return _weighted_loss(
+            input, lambda: _op("abs")(_op("sub.Tensor")(ei, et)), weight, reduction
         )
     return _op("l1_loss")(ei, et, _reduction_enum(reduction))
 
