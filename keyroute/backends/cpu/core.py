@@ -17,7 +17,6 @@ from ...tensor._tensor import Tensor, _root_array, make_tensor
 from ...tensor.device import Device
 from ...tensor.dtype import to_dtype
 from ...tensor.layout import preserve_format, to_memory_format
-from ...tensor.meta_array import contiguous_strides
 from ._kernel import check_no_internal_overlap, kernel, wrap
 
 _as_strided = np.lib.stride_tricks.as_strided
@@ -370,17 +369,11 @@ def detach(self):
 def view(self, size):
     a = self._data
     shape = _shape.infer_size(as_size(size), a.size)
-    if a.size > 1 and a.flags.c_contiguous:
-        # A C-contiguous reshape is a view with contiguous strides, as PyTorch's view gives
-        # (one-element arrays count as contiguous whatever their strides: not this path).
-        v = a.reshape(shape)
-        if 1 in shape:
-            # NumPy's contiguity ignores size-1 dimensions and its reshape may keep their odd
-            # strides (a permuted (2, 1)); PyTorch's view gives the contiguous ones.
-            want = tuple(s * a.itemsize for s in contiguous_strides(shape))
-            if v.strides != want:
-                v = _as_strided(a, shape, want, writeable=a.flags.writeable)
-        return view_of(self, v)
+    if a.size > 1 and a.flags.c_contiguous and 1 not in shape and 1 not in a.shape:
+        # A C-contiguous reshape is a view with contiguous strides, as PyTorch's view gives.
+        # Size-1 dimensions take the general path: NumPy's contiguity ignores their strides,
+        # PyTorch's view (computeStride) carries them through.
+        return view_of(self, a.reshape(shape))
     stride = _shape.compute_view_stride(a.shape, self.stride(), shape)
     if stride is None:
         raise RuntimeError(
