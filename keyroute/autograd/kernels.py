@@ -34,6 +34,7 @@ from ..dispatcher.tls import AUTOGRAD_WITH_INPLACE_OR_VIEW, redispatch_below_ad_
 from ..dispatcher.tls import state as _tls
 from ._meta import AutogradMeta
 from .derivatives import DERIVATIVES, NOT_IMPLEMENTED, Derivative
+from .derivatives_random import RANDOM_DERIVATIVES
 from .graph import SavedTensor, _sequence, grad_accumulator, gradient_edge, set_history
 from .nodes import CopySlices, make_node_class
 from .nodes import NotImplemented as _NotImplementedFn  # not the builtin
@@ -565,6 +566,7 @@ NON_DIFFERENTIABLE = {
     "nonzero",
     "argmax",
     "argmin",
+    "multinomial",
     "argsort",
     "isnan",
     "isinf",
@@ -721,7 +723,7 @@ def register_all(lib: Any) -> None:
     by_name = {op.qualified_name(): op for op in aten}
     # Functional operators by (name, signature): their entry, or None if non-differentiable.
     functional: dict[tuple[Any, ...], Derivative | None] = {}
-    for name, entry in {**DERIVATIVES, **NOT_IMPLEMENTED}.items():
+    for name, entry in {**DERIVATIVES, **NOT_IMPLEMENTED, **RANDOM_DERIVATIVES}.items():
         op = by_name.get(f"aten::{name}".replace(".default", ""))
         if op is None or op.has_kernel_for_dispatch_key(DispatchKey.Autograd):
             continue
