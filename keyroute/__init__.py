@@ -151,3 +151,7 @@ __version__ = "0.1.0"
 
 # Messages and reprs name the class as PyTorch's do ("keyroute.Tensor", like "torch.Tensor").
 Tensor.__module__ = "keyroute"
+
+# torch.save / torch.load in PyTorch's checkpoint format (keyroute/serialization.py).
+from . import serialization  # noqa: E402
+from .serialization import load, save  # noqa: E402
