@@ -107,6 +107,7 @@ from ._api import indexing as _api_indexing  # noqa: E402, F401
 from ._api import assembly as _api_assembly  # noqa: E402, F401
 from ._api import linalg as _api_linalg  # noqa: E402, F401
 from ._api import nn as _api_nn  # noqa: E402, F401
+from ._api import closeness as _api_closeness  # noqa: E402, F401
 from . import nn  # noqa: E402
 from . import optim  # noqa: E402
 from .utils import python_dispatch as _utils_python_dispatch  # noqa: E402, F401
@@ -155,3 +156,11 @@ Tensor.__module__ = "keyroute"
 # torch.save / torch.load in PyTorch's checkpoint format (keyroute/serialization.py).
 from . import serialization  # noqa: E402
 from .serialization import load, save  # noqa: E402
+
+# The runtime modules programs import (torch.cuda, torch.backends, torch.testing, ...).
+from ._tags import Tag  # noqa: E402
+from . import amp, backends, cuda, mps, accelerator  # noqa: E402, F401
+from . import onnx, jit, distributed  # noqa: E402, F401
+from . import testing, overrides  # noqa: E402, F401
+from .utils import _pytree as _utils_pytree, weak as _utils_weak  # noqa: E402, F401
+from .amp import autocast  # noqa: E402

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _naming
 from ..dispatcher.keys import DispatchKey
 from ..dispatcher.keyset import REQUIRES_GRAD_BIT, VISIBLE_MASK, key_bits, keyset_repr
 from .device import DEVICE_TYPES, Device
@@ -55,7 +56,7 @@ class Size(tuple):
         return tuple.__new__(cls, items)
 
     def __repr__(self) -> str:
-        return f"keyroute.Size([{', '.join(str(s) for s in self)}])"
+        return f"{_naming.NAME}.Size([{', '.join(str(s) for s in self)}])"
 
     __str__ = __repr__
 
