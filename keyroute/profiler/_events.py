@@ -95,6 +95,11 @@ class FunctionEvent(_Formatted):
         flops: int = 0,
     ) -> None:
         self.id = id
+        #: The name in the trace; in tables the numbered step spans share one name, as
+        #: PyTorch's ("ProfilerStep#3" -> "ProfilerStep*").
+        self.trace_name = name
+        if name.startswith("ProfilerStep#"):
+            name = "ProfilerStep*"
         self.name = name
         self.key = name
         self.kind = kind

@@ -40,7 +40,7 @@ def chrome_trace(events: EventList, base_us: float, *, steps: int | None = None)
             {
                 "ph": "X",
                 "cat": e.kind,
-                "name": e.name,
+                "name": e.trace_name,
                 "pid": pid,
                 "tid": tid,
                 "ts": round(base_us + start, 3),
