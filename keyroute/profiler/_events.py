@@ -205,6 +205,9 @@ class EventList(list):
 
     def __init__(self, *args: Any, profile_memory: bool = False, with_flops: bool = False):
         super().__init__(*args)
+        #: Every allocation (+bytes) and free (-bytes) as (time µs, bytes), in time order,
+        #: those made outside any event included.
+        self.memory_records: list[tuple[float, int]] = []
         self._profile_memory = profile_memory
         self._with_flops = with_flops
 
@@ -462,7 +465,9 @@ def build_events(c: S.Collector, with_flops: bool = False) -> EventList:
                 e = e.cpu_parent
     if with_flops:
         _add_flops(evs)
-    return EventList(evs, profile_memory=c.profile_memory, with_flops=with_flops)
+    out = EventList(evs, profile_memory=c.profile_memory, with_flops=with_flops)
+    out.memory_records = [((t - t0) / 1000.0, nbytes) for t, nbytes, _idx in c.memory]
+    return out
 
 
 def _add_flops(evs: Iterable[FunctionEvent]) -> None:

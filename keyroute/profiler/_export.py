@@ -24,7 +24,7 @@ def chrome_trace(events: EventList, base_us: float, *, steps: int | None = None)
         {"name": "process_name", "ph": "M", "pid": pid, "tid": 0, "args": {"name": "keyroute"}},
         {"name": "thread_name", "ph": "M", "pid": pid, "tid": tid, "args": {"name": "python"}},
     ]
-    mem_points: list[tuple[float, int]] = []
+    mem_points = sorted(getattr(events, "memory_records", None) or [])
     for e in events:
         start, end = e.time_range
         args: dict[str, Any] = {"External id": e.id + 1}
@@ -48,10 +48,7 @@ def chrome_trace(events: EventList, base_us: float, *, steps: int | None = None)
                 "args": args,
             }
         )
-        for t, nbytes in e.memory_events:
-            mem_points.append((t, nbytes))
     if mem_points:
-        mem_points.sort()
         total = 0
         for t, nbytes in mem_points:
             total += nbytes
@@ -103,7 +100,7 @@ def write_chrome_trace(path: str, trace: dict[str, Any]) -> str:
 
 def memory_timeline(events: EventList) -> tuple[list[float], list[int]]:
     """(times in µs, bytes allocated after each allocation/free), in time order."""
-    points = sorted(p for e in events for p in e.memory_events)
+    points = sorted(getattr(events, "memory_records", None) or [])
     times, sizes, total = [], [], 0
     for t, nbytes in points:
         total += nbytes
