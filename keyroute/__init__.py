@@ -114,6 +114,7 @@ from .utils import python_dispatch as _utils_python_dispatch  # noqa: E402, F401
 from .tensor import subclass as _tensor_subclass  # noqa: E402, F401
 from . import subclasses  # noqa: E402
 from . import _C  # noqa: E402
+from . import profiler  # noqa: E402
 
 bool = bool_  # noqa: A001  (keyroute.bool, as torch.bool)
 float = float32  # noqa: A001
