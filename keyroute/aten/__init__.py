@@ -8,6 +8,7 @@ every aten operator (backends register their kernels afterwards).
 from . import core, elementwise, views, reductions, indexing, assembly, linalg, nn  # noqa: F401
 from . import backward_ops, conv_backward  # noqa: F401
 from . import dynamic_shape  # noqa: F401
+from . import functionalization  # noqa: F401
 
 
 def _register_backend_select() -> None:
