@@ -46,12 +46,14 @@ from .tensor.layout import (
     strided,
 )
 from . import library  # noqa: E402
-from .dispatcher import builtin_fallbacks  # noqa: E402, F401
+from .layers import fallbacks as _builtin_fallbacks  # noqa: E402, F401
 from . import aten as _aten_defs  # noqa: E402, F401  (defines the aten operators)
-from .backends import cpu as _cpu_backend  # noqa: E402, F401
-from .backends import meta as _meta_backend  # noqa: E402
+from .kernels import cpu as _cpu_backend  # noqa: E402, F401
+from .kernels import meta as _meta_backend  # noqa: E402
 from . import autograd  # noqa: E402
-from . import python_dispatch as _python_dispatch  # noqa: E402, F401
+from .layers import autograd as _autograd_layer  # noqa: E402, F401
+from .layers import inference as _inference_layer  # noqa: E402, F401
+from .layers import python as _python_layer  # noqa: E402, F401
 from .autograd.grad_mode import (  # noqa: E402
     enable_grad,
     inference_mode,

@@ -1,7 +1,7 @@
 """aten operator definitions: each operator's schema, meta function and decomposition.
 
 One module per family; `_define` holds the registration helpers. Importing this package defines
-every aten operator (backends register their kernels afterwards).
+every aten operator (keyroute.kernels registers the backend kernels afterwards).
 """
 
 # Dependency order: each family may use the ones before it.

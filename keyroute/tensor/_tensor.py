@@ -302,7 +302,7 @@ class Tensor:
         """The tensor's data as a NumPy array sharing its memory (as torch.Tensor.numpy)."""
         data = self._data
         if type(data) is not ndarray:
-            from ..backends.errors import data_access_error
+            from ..kernels.errors import data_access_error
 
             raise data_access_error(self, "numpy()")
         if not force and self._ks & REQUIRES_GRAD_BIT:
@@ -330,7 +330,7 @@ class Tensor:
         """The elements as (nested lists of) Python numbers."""
         data = self._data
         if type(data) is not ndarray:
-            from ..backends.errors import data_access_error
+            from ..kernels.errors import data_access_error
 
             raise data_access_error(self, "tolist()")
         if self._dtype.name == "bfloat16":
@@ -358,7 +358,7 @@ class Tensor:
             raise TypeError("stream must be ``int`` or ``none``")
         data = self._data
         if type(data) is not ndarray:
-            from ..backends.errors import data_access_error
+            from ..kernels.errors import data_access_error
 
             raise data_access_error(self, "__dlpack__")
         kwargs = {}

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .dispatcher.boxing import normalize_args
-from .dispatcher.keys import DispatchKey
-from .dispatcher.keyset import DispatchKeySet, full_after_bits, key_bits
-from .dispatcher.operator import BIND_HOOKS, LayerKernel
-from .dispatcher.tls import state as _tls
-from .library import Library
-from .tensor._tensor import Tensor
+from ..dispatcher.boxing import normalize_args
+from ..dispatcher.keys import DispatchKey
+from ..dispatcher.keyset import DispatchKeySet, full_after_bits, key_bits
+from ..dispatcher.operator import BIND_HOOKS, LayerKernel
+from ..dispatcher.registration import Library
+from ..dispatcher.tls import state as _tls
+from ..tensor._tensor import Tensor
 
 __all__ = ["mode_stack", "push_mode", "pop_mode", "PYTHON_KEYS", "python_lib", "python_fallback"]
 

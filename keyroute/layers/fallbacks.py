@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..library import Library, fallthrough_kernel
+from ..dispatcher.registration import Library, fallthrough_kernel
 
 __all__ = ["fallback_lib"]
 

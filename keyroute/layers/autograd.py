@@ -12,8 +12,16 @@ CompositeImplicitAutograd, of the kind PyTorch's codegen gives it (`register_all
   NotImplemented node whose backward raises.
 
 When no input requires grad (or grad mode is off) each is a pure passthrough below autograd,
-which the dispatcher folds away on the plain path. Custom operators get the autograd fallback
-(autograd/fallback.py) instead, as in PyTorch.
+which the dispatcher folds away on the plain path.
+
+The autograd fallback (`AutogradFallback`, on every Autograd key) is what an operator with no
+autograd kernel of its own runs: custom (non-aten) operators, as in PyTorch. As PyTorch's
+default ("warn" mode) the operator runs below autograd *without* disabling autograd for what
+it calls, so a kernel made of differentiable operators still records a graph; outputs that need
+a gradient but got no graph node get one that warns when backward reaches it. When no input
+requires grad it is a pure passthrough (Note [plain path] in dispatcher/operator).
+
+The graph itself (nodes, edges, the engine, the formulas) is keyroute/autograd/.
 """
 
 from __future__ import annotations
@@ -21,6 +29,11 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from ..autograd._meta import AutogradMeta
+from ..autograd.derivatives import DERIVATIVES, NOT_IMPLEMENTED, Derivative
+from ..autograd.graph import SavedTensor, _sequence, grad_accumulator, gradient_edge, set_history
+from ..autograd.nodes import CopySlices, make_node_class
+from ..autograd.nodes import NotImplemented as _NotImplementedFn  # not the builtin
 from ..dispatcher.keys import DispatchKey
 from ..dispatcher.keyset import (
     FUNCTIONALITY_MASK,
@@ -29,16 +42,13 @@ from ..dispatcher.keyset import (
     full_after_bits,
 )
 from ..dispatcher.operator import LayerKernel, OpOverload
+from ..dispatcher.registration import Library
 from ..dispatcher.schema import OPT_TENSOR, TENSOR
 from ..dispatcher.tls import AUTOGRAD_WITH_INPLACE_OR_VIEW, redispatch_below_ad_inplace_or_view
 from ..dispatcher.tls import state as _tls
-from ._meta import AutogradMeta
-from .derivatives import DERIVATIVES, NOT_IMPLEMENTED, Derivative
-from .graph import SavedTensor, _sequence, grad_accumulator, gradient_edge, set_history
-from .nodes import CopySlices, make_node_class
-from .nodes import NotImplemented as _NotImplementedFn  # not the builtin
 
 __all__ = [
+    "AutogradFallback",
     "AutogradKernel",
     "NonDifferentiableKernel",
     "NotImplementedKernel",
@@ -457,7 +467,7 @@ def _rebase_history(t: Any, node: Any) -> None:
     )
     set_history(base, copy_slices, 0)
     # The view's own history now reads from the base (AsStridedBackward0 of the base).
-    from .views import as_strided_history
+    from ..autograd.views import as_strided_history
 
     as_strided_history(t, base, geometry)
 
@@ -775,3 +785,47 @@ KERNEL_KINDS: dict[type, str] = {
     NotImplementedKernel: "not_implemented",
     NonDifferentiableKernel: "passthrough",
 }
+
+
+# -- the autograd fallback ---------------------------------------------------------------------
+
+
+def attach_warning_nodes(op: Any, args: tuple, kwargs: dict, out: Any) -> None:
+    """Give outputs that need a gradient but have no graph node a node that warns on backward."""
+    from ..autograd import engine
+
+    engine.attach_not_implemented(op, args, kwargs, out)
+
+
+class AutogradFallback(LayerKernel):
+    def passthrough(self, ks: int) -> int | None:
+        return ks & _AFTER_AUTOGRAD if not ks & REQUIRES_GRAD_BIT else None
+
+    def __call__(self, keyset: DispatchKeySet, op: Any, *args: Any, **kwargs: Any) -> Any:
+        out = op._redispatch(keyset.repr_ & _AFTER_AUTOGRAD, *args, **kwargs)
+        attach_warning_nodes(op, args, kwargs, out)
+        return out
+
+
+def register_fallback() -> None:
+    """Register the autograd fallback on every Autograd key (at import, as PyTorch's)."""
+    lib = Library._internal("_", "IMPL")
+    for key in (
+        "AutogradOther",
+        "AutogradCPU",
+        "AutogradCUDA",
+        "AutogradXLA",
+        "AutogradMPS",
+        "AutogradXPU",
+        "AutogradHPU",
+        "AutogradLazy",
+        "AutogradMTIA",
+        "AutogradMAIA",
+        "AutogradPrivateUse1",
+        "AutogradMeta",
+    ):
+        lib.fallback(autograd_fallback, DispatchKey[key], with_keyset=True)
+
+
+autograd_fallback = AutogradFallback()
+register_fallback()

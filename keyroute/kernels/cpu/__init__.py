@@ -11,4 +11,4 @@ from . import dynamic_shape  # noqa: F401
 # PyTorch computes the same inf and NaN silently. The filter covers only warnings raised where
 # keyroute's kernels call NumPy, and costs nothing until one is raised (np.errstate would cost
 # about 1 µs on every call). A user's own filters, added later, still take precedence.
-warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"keyroute\.backends\.")
+warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"keyroute\.kernels\.")
