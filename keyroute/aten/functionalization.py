@@ -111,3 +111,20 @@ for _schema, _view in [
     ),
 ]:
     _copy_form(_schema, _view)
+
+
+def _list_copy_form(schema: str, view: str) -> None:
+    def fn(self, *args, **kwargs):
+        return [_clone(t) for t in aten(view)(self, *args, **kwargs)]
+
+    composite_explicit(schema)(fn)
+
+
+_list_copy_form(
+    "split_copy.Tensor(Tensor self, SymInt split_size, int dim=0) -> Tensor[]", "split.Tensor"
+)
+_list_copy_form(
+    "split_with_sizes_copy(Tensor self, SymInt[] split_sizes, int dim=0) -> Tensor[]",
+    "split_with_sizes",
+)
+_list_copy_form("unbind_copy.int(Tensor self, int dim=0) -> Tensor[]", "unbind.int")
