@@ -54,6 +54,7 @@ from . import autograd  # noqa: E402
 from .layers import autograd as _autograd_layer  # noqa: E402, F401
 from .layers import inference as _inference_layer  # noqa: E402, F401
 from .layers import python as _python_layer  # noqa: E402, F401
+from .layers import functionalize as _functionalize_layer  # noqa: E402, F401
 from .autograd.grad_mode import (  # noqa: E402
     enable_grad,
     inference_mode,
@@ -165,3 +166,15 @@ from . import onnx, jit, distributed  # noqa: E402, F401
 from . import testing, overrides  # noqa: E402, F401
 from .utils import _pytree as _utils_pytree, weak as _utils_weak  # noqa: E402, F401
 from .amp import autocast  # noqa: E402
+
+# Graph capture (keyroute.fx, make_fx, functionalization) and functionalization's private API.
+from . import func, fx  # noqa: E402
+from .layers.functionalize import from_functional as _from_functional_tensor  # noqa: E402
+from .layers.functionalize import is_functional as _is_functional_tensor  # noqa: E402
+from .layers.functionalize import sync as _sync  # noqa: E402
+from .layers.functionalize import to_functional as _to_functional_tensor  # noqa: E402
+
+_C._to_functional_tensor = _to_functional_tensor
+_C._from_functional_tensor = _from_functional_tensor
+_C._functionalize_sync = _sync
+_C._is_functional_tensor = _is_functional_tensor

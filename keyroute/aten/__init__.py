@@ -9,6 +9,7 @@ from . import core, elementwise, views, reductions, indexing, assembly, linalg, 
 from . import random  # noqa: F401
 from . import backward_ops, conv_backward  # noqa: F401
 from . import dynamic_shape  # noqa: F401
+from . import functionalization  # noqa: F401
 
 
 def _register_backend_select() -> None:

@@ -17,6 +17,9 @@ keyroute/dispatcher/; the backends (the bottom of every chain) are keyroute/back
     PythonTLSSnapshot, Python    python.py             dispatch modes and `__torch_dispatch__`
                                                        subclasses (FakeTensorMode is such a mode:
                                                        keyroute/subclasses/fake_tensor.py)
+    Functionalize                functionalize.py      programs without mutation: in-place ops to
+                                                       functional ones plus write-back, views
+                                                       replayed from their base (func.functionalize)
     Autograd<Backend>            autograd.py           record the graph: one kernel per aten
                                                        operator from the derivatives table
                                                        (keyroute/autograd/derivatives/), and the

@@ -58,7 +58,6 @@ def _missing_layer(layer: str) -> Any:
 
 for _key in (
     "FuncTorchDynamicLayerBackMode",
-    "Functionalize",
     "Conjugate",
     "Negative",
     "ZeroTensor",
