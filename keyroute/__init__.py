@@ -149,3 +149,6 @@ __version__ = "0.1.0"
 
 # Messages and reprs name the class as PyTorch's do ("keyroute.Tensor", like "torch.Tensor").
 Tensor.__module__ = "keyroute"
+
+from . import func  # noqa: E402  (torch.func: vmap, grad, ... on the functorch layers)
+from .func import vmap  # noqa: E402
