@@ -178,3 +178,6 @@ _C._to_functional_tensor = _to_functional_tensor
 _C._from_functional_tensor = _from_functional_tensor
 _C._functionalize_sync = _sync
 _C._is_functional_tensor = _is_functional_tensor
+
+from . import func  # noqa: E402  (torch.func: vmap, grad, ... on the functorch layers)
+from .func import vmap  # noqa: E402
