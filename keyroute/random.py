@@ -5,7 +5,7 @@ of the seed, as PyTorch's `mt19937(seed)`), 64-bit draws made of two 32-bit draw
 the high word), and two cached normal samples (the second value of the last Box-Muller pair, one
 for `double` and one for `float`). `get_state()` is PyTorch's 5056-byte CPUGeneratorImplState,
 byte for byte, so a state moves between PyTorch and keyroute. The per-distribution transforms
-live in `keyroute/backends/cpu/random.py`.
+live in `keyroute/kernels/cpu/random.py`.
 
 The engine's output comes from NumPy's MT19937 bit generator (the same tempered mt19937 words,
 made in C), whose state is PyTorch's `state_` array and whose `pos` is PyTorch's `next_`.
