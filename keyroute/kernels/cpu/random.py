@@ -16,6 +16,11 @@ steps (ATen's TransformationHelper.h, DistributionsHelper.h and cpu/Distribution
 - random_/randint: `word % range + from`, with a 64-bit draw when the range is 2**28 or more.
 - bernoulli (scalar p), exponential, cauchy, log_normal, geometric: the double distributions.
 
+The kernels are the ones PyTorch's x86 builds run with AVX2 (also chosen on AVX-512 machines for
+normal_) and, for bernoulli_(float p), the portable kernel: on Intel CPUs PyTorch's MKL builds
+instead draw that one from MKL's MCG31 stream (seeded by one mt19937 word), which keyroute does
+not reproduce.
+
 Elements are visited in TensorIterator's order: memory order (dimensions by decreasing
 stride), which is the row-major order of a contiguous tensor.
 """
