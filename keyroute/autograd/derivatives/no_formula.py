@@ -57,6 +57,7 @@ NON_DIFFERENTIABLE = {
     "full_like",
     "rand_like",
     "randn_like",
+    "multinomial",
     "new_empty",
     "new_empty_strided",
     "new_zeros",
