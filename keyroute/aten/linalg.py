@@ -1,7 +1,7 @@
 """aten linalg operators: schemas, meta functions, decompositions.
 
 Backend operators (mm, bmm, addmm, addmv, baddbmm, dot, vdot, mv) have meta functions with
-PyTorch's checks in PyTorch's order; the CPU kernels (backends/cpu/linalg.py) run their fast
+PyTorch's checks in PyTorch's order; the CPU kernels (kernels/cpu/linalg.py) run their fast
 path first and call these meta functions only to word an error.
 
 matmul, linear, einsum, tensordot, outer and ger are CompositeImplicitAutograd: they

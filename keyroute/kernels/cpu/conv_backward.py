@@ -2,7 +2,7 @@
 output_padding, dilation, groups).
 
 The gradients are convolutions themselves, computed with the forward's NumPy primitives
-(backends/cpu/nn.py): the input gradient of a convolution is the transposed convolution of
+(kernels/cpu/nn.py): the input gradient of a convolution is the transposed convolution of
 grad_output (GEMM then col2im) and that of a transposed convolution the correlation of the
 padded grad_output (im2col then GEMM); the weight gradient is a batched GEMM of one operand
 against the im2col columns of the other, summed over the batch (a transposed convolution's two

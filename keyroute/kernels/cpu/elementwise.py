@@ -36,7 +36,7 @@ _ZERO64 = np.zeros((), np.float64)
 _ONE = 1  # CPython caches small ints: `alpha is _ONE` is the cheap "alpha is the int 1" test
 
 # inf/nan are results, not warnings, in PyTorch: NumPy's floating-point warnings from the
-# kernels are filtered out (backends/cpu/__init__.py).
+# kernels are filtered out (kernels/cpu/__init__.py).
 
 
 def kernel(*names: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:

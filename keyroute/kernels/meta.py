@@ -11,7 +11,7 @@ rebuilds fresh outputs from it on a repeat (a model's blocks repeat the same sha
 operators that write no argument are cached; a view's output is rebuilt on its input's
 storage. A call that raises or warns is never cached (it runs in full every time), nor one
 with a non-meta tensor, an argument of unknown type, or no tensor argument at all (factories
-read the default device). `tests/backends/test_meta_cache.py` checks cached results against a
+read the default device). `tests/subclasses/test_caches.py` checks cached results against a
 fresh computation over every operator sample.
 """
 
