@@ -183,17 +183,32 @@ def backend_fallback(key: int) -> KernelRegistration | None:
     return regs[-1] if regs else None
 
 
-def register_fallback(reg: KernelRegistration) -> Callable[[], None]:
-    """Install a backend fallback for one runtime key; returns the function that removes it."""
+def register_fallback(reg: KernelRegistration, replace_builtin: bool = False) -> Callable[[], None]:
+    """Install a backend fallback for one runtime key; returns the function that removes it.
+
+    One fallback per key, as PyTorch. The exception is a key whose fallback is one of
+    keyroute's builtin ones (layers/fallbacks.py: a fallthrough, or a refusal naming a layer
+    keyroute does not build): `replace_builtin=True` puts the new fallback over it, and
+    removing the new one brings the builtin back."""
     key = reg.key
     existing = _FALLBACKS.get(key)
     if existing:
-        raise RuntimeError(
-            f"Tried to register multiple backend fallbacks for the same dispatch key "
-            f"{key_name(key)}; previous registration {existing[-1].debug}, new registration "
-            f"{reg.debug}"
-        )
-    _FALLBACKS[key] = [reg]
+        builtin = len(existing) == 1 and getattr(existing[0].owner, "_builtin", False)
+        if not (builtin and replace_builtin):
+            how = (
+                "; that one is a keyroute builtin fallback: pass replace_builtin=True to "
+                "Library.fallback to replace it"
+                if builtin
+                else ""
+            )
+            raise RuntimeError(
+                f"Tried to register multiple backend fallbacks for the same dispatch key "
+                f"{key_name(key)}; previous registration {existing[-1].debug}, new registration "
+                f"{reg.debug}{how}"
+            )
+        existing.append(reg)
+    else:
+        _FALLBACKS[key] = [reg]
     _invalidate_all()
 
     def remove() -> None:
