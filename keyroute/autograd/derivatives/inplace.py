@@ -6,7 +6,7 @@ import dataclasses
 from typing import Any
 
 from ..._ops import ops
-from . import DERIVATIVES, _shape, _zeros, derivative
+from ._registry import DERIVATIVES, _shape, _zeros, derivative
 from .indexing import _index_put
 
 A = ops.aten
