@@ -66,6 +66,7 @@ NON_DIFFERENTIABLE = {
     "nonzero",
     "argmax",
     "argmin",
+    "multinomial",
     "argsort",
     "isnan",
     "isinf",
