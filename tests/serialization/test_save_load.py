@@ -254,3 +254,26 @@ def test_env_var_forces_weights_only(monkeypatch):
         keyroute.load(io.BytesIO(b""))
     monkeypatch.delenv("TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD")
     assert os.environ["TORCH_FORCE_WEIGHTS_ONLY_LOAD"] == "1"
+
+
+def test_tensor_attributes_travel_both_ways():
+    t = keyroute.ones(2)
+    t.note = "x"
+    got = _roundtrip(t)
+    assert type(got) is keyroute.Tensor and got.note == "x"
+    torch = pytest.importorskip("torch")
+    buf = io.BytesIO()
+    keyroute.save(t, buf)
+    assert torch.load(io.BytesIO(buf.getvalue())).note == "x"
+
+
+def test_whole_module_needs_weights_only_false():
+    keyroute.manual_seed(0)
+    m = keyroute.nn.Sequential(keyroute.nn.Linear(3, 4), keyroute.nn.ReLU())
+    buf = io.BytesIO()
+    keyroute.save(m, buf)
+    with pytest.raises(Exception, match="was not an allowed global by default"):
+        keyroute.load(io.BytesIO(buf.getvalue()))
+    m2 = keyroute.load(io.BytesIO(buf.getvalue()), weights_only=False)
+    assert type(m2) is type(m)
+    assert np.array_equal(m2[0].weight.detach().numpy(), m[0].weight.detach().numpy())
