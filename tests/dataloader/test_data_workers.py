@@ -128,3 +128,20 @@ def test_dead_worker_is_a_clear_error(monkeypatch):
         RuntimeError, match=r"DataLoader worker \(pid\(s\) \d+\) exited unexpectedly"
     ):
         list(dl)
+
+
+class Slow(Dataset):
+    def __len__(self):
+        return 1
+
+    def __getitem__(self, i):
+        import time
+
+        time.sleep(3)
+        return i
+
+
+def test_timeout_is_pytorchs_error():
+    dl = DataLoader(Slow(), batch_size=None, num_workers=1, timeout=0.5)
+    with pytest.raises(RuntimeError, match="DataLoader timed out after 0.5 seconds"):
+        list(dl)
