@@ -216,7 +216,7 @@ class _TorchPickler(pickle._Pickler):  # type: ignore[name-defined,misc]
 
     # tensors ----------------------------------------------------------------------------------
     def _reduce_tensor(self, t: Tensor) -> Any:
-        from .nn.parameter import Parameter
+        from .nn.parameter import Buffer, Parameter
 
         state = dict(t.__dict__) if t.__dict__ else None
         if type(t) is Parameter or isinstance(t, Parameter):
@@ -227,6 +227,9 @@ class _TorchPickler(pickle._Pickler):  # type: ignore[name-defined,misc]
                 return (_G_PARAM_STATE, (data, t.requires_grad, OrderedDict(), state))
             return (_G_PARAM, (data, t.requires_grad, OrderedDict()))
         func, args = self._plain_tensor_args(t)
+        if isinstance(t, Buffer):
+            # A registered buffer is a plain tensor in PyTorch (nn.Buffer only marks it).
+            return (func, args)
         if type(t) is Tensor and not state:
             return (func, args)
         new_type = _G_TENSOR if type(t) is Tensor else type(t)

@@ -277,3 +277,9 @@ def test_whole_module_needs_weights_only_false():
     m2 = keyroute.load(io.BytesIO(buf.getvalue()), weights_only=False)
     assert type(m2) is type(m)
     assert np.array_equal(m2[0].weight.detach().numpy(), m[0].weight.detach().numpy())
+
+
+def test_module_buffer_saves_as_a_plain_tensor():
+    b = keyroute.nn.Buffer(keyroute.ones(2))
+    got = _roundtrip({"b": b})
+    assert type(got["b"]) is keyroute.Tensor and got["b"].tolist() == [1.0, 1.0]
