@@ -145,3 +145,22 @@ def test_timeout_is_pytorchs_error():
     dl = DataLoader(Slow(), batch_size=None, num_workers=1, timeout=0.5)
     with pytest.raises(RuntimeError, match="DataLoader timed out after 0.5 seconds"):
         list(dl)
+
+
+def test_multiprocessing_context_checks_and_spawn_free_fork():
+    with pytest.raises(ValueError, match="can only be used with multi-process loading"):
+        DataLoader(TensorDataset(keyroute.arange(2)), multiprocessing_context="fork")
+    with pytest.raises(ValueError, match="should specify a valid start method"):
+        DataLoader(TensorDataset(keyroute.arange(2)), num_workers=1, multiprocessing_context="x")
+    dl = DataLoader(
+        TensorDataset(keyroute.arange(4)),
+        batch_size=2,
+        num_workers=1,
+        multiprocessing_context="fork",
+    )
+    assert [b[0].tolist() for b in dl] == [[0, 1], [2, 3]]
+
+
+def test_out_of_order_delivery_returns_every_batch():
+    dl = DataLoader(TensorDataset(keyroute.arange(8)), batch_size=2, num_workers=2, in_order=False)
+    assert sorted(x for b in dl for x in b[0].tolist()) == list(range(8))

@@ -153,6 +153,18 @@ class DataLoader:
             collate_fn = default_collate if batch_sampler is not None else default_convert
         self.collate_fn = collate_fn
         self.persistent_workers = persistent_workers
+        if multiprocessing_context is not None and num_workers == 0:
+            raise ValueError(
+                "multiprocessing_context can only be used with multi-process loading "
+                f"(num_workers > 0), but got num_workers={num_workers}"
+            )
+        if isinstance(multiprocessing_context, str):
+            methods = multiprocessing.get_all_start_methods()
+            if multiprocessing_context not in methods:
+                raise ValueError(
+                    "multiprocessing_context option should specify a valid start method in "
+                    f"{methods!r}, but got multiprocessing_context={multiprocessing_context!r}"
+                )
         self.multiprocessing_context = multiprocessing_context
         self._iterator: Any = None
         self._initialized = True
