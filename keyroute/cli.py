@@ -11,6 +11,8 @@ keyroute dump OP           the operator's registrations
 keyroute schema OP         the schemas of an operator's overloads (aten::add)
 keyroute run S.py [ARGS]   run a PyTorch program on keyroute (`import torch` gives keyroute;
                            --trace: the dispatch trace, --profile: operator counts, on stderr)
+keyroute profile S.py ...  run a program under keyroute.profiler (-o trace.json)
+keyroute view trace.json   the trace in the Perfetto UI on 127.0.0.1 (the viewer extra)
 """
 
 from __future__ import annotations
@@ -113,7 +115,17 @@ def _cmd_embed(args: argparse.Namespace) -> int:
         return 2
     many = bool(args.file) or len(sentences) > 64
     progress = ProgressBar(len(sentences), "sentences") if many else None
-    if args.trace:
+    if getattr(args, "profile", None):
+        from .profiler import profile
+
+        minilm.load_model()  # loading the weights is not part of the profile
+        minilm.load_tokenizer()
+        with profile(record_shapes=True) as prof:
+            emb = minilm.encode(sentences, batch_size=args.batch_size, progress=progress)
+        print(prof.key_averages().table(sort_by="self_cpu_time_total", row_limit=20))
+        prof.export_chrome_trace(args.profile)
+        print(f"trace written to {args.profile}")
+    elif args.trace:
         from .utils.op_log import count_dispatch_keys
 
         minilm.load_model()  # loading the weights is not part of the trace
@@ -249,6 +261,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--trace", action="store_true", help="operator counts per dispatch key, FLOPs")
     p.add_argument("--output", help="save the embeddings (.npy)")
     p.add_argument("--max-show", type=int, default=16, help="print details up to this many")
+    p.add_argument("--profile", metavar="TRACE", help="profile the run: table + Chrome trace")
     p.set_defaults(func=_cmd_embed)
     p = sub.add_parser("plan", help="parameters and peak memory of a Llama-shaped model")
     p.add_argument(
@@ -287,6 +300,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("script", help="the program (a .py file)")
     p.add_argument("args", nargs=argparse.REMAINDER, help="the program's arguments")
     p.set_defaults(func=_cmd_run)
+    from .profiler.cli import add_commands as _profiler_commands
+
+    _profiler_commands(sub)  # keyroute profile, keyroute view
     return parser
 
 
@@ -298,7 +314,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return int(args.func(args) or 0)
 
 
-_COMMANDS = ("embed", "plan", "keys", "table", "dump", "schema", "run")
+_COMMANDS = ("embed", "plan", "keys", "table", "dump", "schema", "run", "profile", "view")
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

@@ -6,8 +6,8 @@ as F` gives keyroute's; a module keyroute lacks fails with an ImportError naming
 prints its names as `torch.` meanwhile (`dtype=torch.float16`, `torch.Size([2])`), so the
 program's output reads as on PyTorch. The script runs as `__main__` with `sys.argv` set.
 
-`--trace` prints the dispatch trace of every operator call to stderr; `--profile` prints, at
-exit, to stderr, how many times each operator's kernel ran, by dispatch key.
+`--trace` prints the dispatch trace of every operator call to stderr; `--profile` runs the
+program under keyroute.profiler and prints its operator table to stderr at exit.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import sys
 import types
 from collections.abc import Sequence
 from contextlib import ExitStack
-from typing import IO, Any
+from typing import Any
 
 __all__ = ["TorchFinder", "install", "uninstall", "run_script"]
 
@@ -105,21 +105,6 @@ def uninstall() -> None:
     _naming.set_name("keyroute")
 
 
-def _print_profile(counter: Any, out: IO[str]) -> None:
-    by_op: dict[str, int] = {}
-    for (op, key), n in counter.by_op_key.items():
-        if key in ("CPU", "Meta"):
-            by_op[op] = by_op.get(op, 0) + n
-    total = sum(by_op.values())
-    print(f"keyroute profile: {total} kernel calls, {len(by_op)} operators", file=out)
-    print(f"{'calls':>8}  operator", file=out)
-    for op, n in sorted(by_op.items(), key=lambda kv: (-kv[1], kv[0])):
-        print(f"{n:>8}  {op}", file=out)
-    print("calls per dispatch key:", file=out)
-    for key, n in counter.by_key.most_common():
-        print(f"{n:>8}  {key}", file=out)
-
-
 def run_script(
     path: str, args: Sequence[str] = (), *, trace: bool = False, profile: bool = False
 ) -> int:
@@ -136,11 +121,11 @@ def run_script(
     sys.path.insert(0, script_dir)
     code = 0
     with ExitStack() as stack:
-        counter = None
+        prof = None
         if profile:
-            from .utils.op_log import count_dispatch_keys
+            from .profiler import profile as _profile
 
-            counter = stack.enter_context(count_dispatch_keys())
+            prof = stack.enter_context(_profile())
         if trace:
             from .dispatcher.trace import show_dispatch_trace
 
@@ -153,8 +138,12 @@ def run_script(
                 print(e.code, file=sys.stderr)
         finally:
             sys.stdout.flush()
-            if counter is not None:
-                _print_profile(counter, sys.stderr)
+            if prof is not None:
+                stack.close()  # stop profiling before printing its table
+                print(
+                    prof.key_averages().table(sort_by="self_cpu_time_total", row_limit=25),
+                    file=sys.stderr,
+                )
             sys.argv = saved_argv
             if sys.path and sys.path[0] == script_dir:
                 del sys.path[0]

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..dispatcher.operator import OpOverload, find_op
-from ..library import Library, register_helper_file
+from ..dispatcher.registration import Library, register_helper_file
 
 register_helper_file(__file__)
 

@@ -87,7 +87,7 @@ def subclass_like(*tensors: Any) -> bool:
     (PyTorch's composites then pick out-of-place ops, which a mode sees)."""
     from ..dispatcher.keys import DispatchKey
     from ..dispatcher.keyset import key_bits
-    from ..python_dispatch import mode_stack
+    from ..layers.python import mode_stack
 
     if mode_stack():
         return True

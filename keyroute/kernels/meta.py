@@ -22,8 +22,9 @@ from collections.abc import Callable
 from typing import Any
 
 from ..aten._define import META_FUNCTIONS
+from ..dispatcher.keys import DispatchKey
 from ..dispatcher.operator import OpOverload
-from ..library import Library
+from ..dispatcher.registration import Library
 from ..tensor._tensor import Tensor
 from ..tensor.device import Device
 from ..tensor.dtype import _default_dtype
@@ -56,7 +57,7 @@ def register_all() -> None:
         if op in _registered:
             continue
         # A CompositeImplicitAutograd op decomposes on meta too: no Meta kernel (as PyTorch).
-        if op.has_kernel_for_dispatch_key(151):
+        if op.has_kernel_for_dispatch_key(DispatchKey.CompositeImplicitAutograd):
             continue
         meta_lib.impl(op, _cached_kernel(op, fn), "Meta")
         _registered.add(op)

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from ...aten._define import META_FUNCTIONS, aten
-from ...library import Library, register_helper_file
+from ...dispatcher.registration import Library, register_helper_file
 from ...tensor._tensor import CPU_KEYS, Tensor
 from ...tensor.dtype import dtype, to_dtype
 

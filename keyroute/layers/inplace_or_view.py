@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..autograd._meta import autograd_meta, bump_version, version_counter
 from ..dispatcher.keys import DispatchKey
 from ..dispatcher.keyset import INFERENCE_BIT, DispatchKeySet, full_after_bits
 from ..dispatcher.operator import OpOverload
+from ..dispatcher.registration import Library
 from ..dispatcher.tls import redispatch_below_ad_inplace_or_view
 from ..dispatcher.tls import state as _tls
-from ..library import Library
-from ._meta import autograd_meta, bump_version, version_counter
 
 __all__ = ["register_for", "as_view", "adinplace_lib", "CreationMeta"]
 

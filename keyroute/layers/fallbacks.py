@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..library import Library, fallthrough_kernel
+from ..dispatcher.registration import Library, fallthrough_kernel
 
 __all__ = ["fallback_lib"]
 
@@ -58,7 +58,6 @@ def _missing_layer(layer: str) -> Any:
 
 for _key in (
     "FuncTorchDynamicLayerBackMode",
-    "Functionalize",
     "Conjugate",
     "Negative",
     "ZeroTensor",

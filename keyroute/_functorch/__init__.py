@@ -1,0 +1,1 @@
+"""functorch's graph transforms: functionalize, AOT Autograd (joint graphs and partitioners)."""
