@@ -17,9 +17,9 @@ from .dispatcher.boxing import normalize_args
 from .dispatcher.keys import DispatchKey
 from .dispatcher.keyset import DispatchKeySet, full_after_bits, key_bits
 from .dispatcher.operator import BIND_HOOKS, LayerKernel
-from .profiler import _state as _prof
 from .dispatcher.tls import state as _tls
 from .library import Library
+from .profiler import _state as _prof
 from .tensor._tensor import Tensor
 
 __all__ = ["mode_stack", "push_mode", "pop_mode", "PYTHON_KEYS", "python_lib", "python_fallback"]

@@ -1,7 +1,7 @@
 """`keyroute profile` and `keyroute view`: run a program under the profiler; open a trace.
 
-    keyroute profile script.py [args ...] -o trace.json   the table, and the Chrome trace
-    keyroute view trace.json                              Perfetto UI on 127.0.0.1 (viewer extra)
+keyroute profile script.py [args ...] -o trace.json   the table, and the Chrome trace
+keyroute view trace.json                              Perfetto UI on 127.0.0.1 (viewer extra)
 """
 
 from __future__ import annotations
