@@ -299,3 +299,11 @@ def test_table_header_matches_pytorch_for_the_same_events() -> None:
     assert sorted(line.split()[0] for line in mine[3:-2]) == sorted(
         line.split()[0] for line in theirs[3:-2]
     )
+
+
+def test_autograd_profiler_names() -> None:
+    with torch.autograd.profiler.profile() as prof:
+        with torch.autograd.profiler.record_function("span"):
+            torch.ones(2) * 2
+    assert [e.name for e in prof.events()][:1] == ["span"]
+    assert torch.autograd.profiler.record_function is record_function
