@@ -108,12 +108,14 @@ from ._api import indexing as _api_indexing  # noqa: E402, F401
 from ._api import assembly as _api_assembly  # noqa: E402, F401
 from ._api import linalg as _api_linalg  # noqa: E402, F401
 from ._api import nn as _api_nn  # noqa: E402, F401
+from ._api import closeness as _api_closeness  # noqa: E402, F401
 from . import nn  # noqa: E402
 from . import optim  # noqa: E402
 from .utils import python_dispatch as _utils_python_dispatch  # noqa: E402, F401
 from .tensor import subclass as _tensor_subclass  # noqa: E402, F401
 from . import subclasses  # noqa: E402
 from . import _C  # noqa: E402
+from . import profiler  # noqa: E402
 
 bool = bool_  # noqa: A001  (keyroute.bool, as torch.bool)
 float = float32  # noqa: A001
@@ -153,6 +155,18 @@ __version__ = "0.1.0"
 # Messages and reprs name the class as PyTorch's do ("keyroute.Tensor", like "torch.Tensor").
 Tensor.__module__ = "keyroute"
 
+# torch.save / torch.load in PyTorch's checkpoint format (keyroute/serialization.py).
+from . import serialization  # noqa: E402
+from .serialization import load, save  # noqa: E402
+
+# The runtime modules programs import (torch.cuda, torch.backends, torch.testing, ...).
+from ._tags import Tag  # noqa: E402
+from . import amp, backends, cuda, mps, accelerator  # noqa: E402, F401
+from . import onnx, jit, distributed  # noqa: E402, F401
+from . import testing, overrides  # noqa: E402, F401
+from .utils import _pytree as _utils_pytree, weak as _utils_weak  # noqa: E402, F401
+from .amp import autocast  # noqa: E402
+
 # Graph capture (keyroute.fx, make_fx, functionalization) and functionalization's private API.
 from . import func, fx  # noqa: E402
 from .layers.functionalize import from_functional as _from_functional_tensor  # noqa: E402
@@ -164,3 +178,6 @@ _C._to_functional_tensor = _to_functional_tensor
 _C._from_functional_tensor = _from_functional_tensor
 _C._functionalize_sync = _sync
 _C._is_functional_tensor = _is_functional_tensor
+
+from . import func  # noqa: E402  (torch.func: vmap, grad, ... on the functorch layers)
+from .func import vmap  # noqa: E402

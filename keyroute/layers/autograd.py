@@ -31,6 +31,11 @@ from typing import Any
 
 from ..autograd._meta import AutogradMeta
 from ..autograd.derivatives import DERIVATIVES, NOT_IMPLEMENTED, Derivative
+from ..autograd.derivatives.no_formula import (
+    COMPOSITE_WITH_FORMULA,
+    GENERATED_OUT,
+    NON_DIFFERENTIABLE,
+)
 from ..autograd.graph import SavedTensor, _sequence, grad_accumulator, gradient_edge, set_history
 from ..autograd.nodes import CopySlices, make_node_class
 from ..autograd.nodes import NotImplemented as _NotImplementedFn  # not the builtin
@@ -552,59 +557,6 @@ class NotImplementedKernel(LayerKernel):
         return out
 
 
-#: Operators whose outputs never require grad: PyTorch's DONT_REQUIRE_DERIVATIVE list (by base
-#: name, so every overload and in-place form without an entry of its own) and the
-#: derivatives.yaml entries whose outputs are all `output_differentiability: [False]` (base
-#: name, or "name.overload" where only that overload is). Their autograd kernel only
-#: redispatches. (Operators PyTorch has neither a formula nor such a mark for get the
-#: NotImplemented kernel, even those whose outputs are never floating point.)
-NON_DIFFERENTIABLE = {
-    "detach",
-    "_local_scalar_dense",
-    "empty_like",
-    "zeros_like",
-    "ones_like",
-    "full_like",
-    "rand_like",
-    "randn_like",
-    "new_empty",
-    "new_empty_strided",
-    "new_zeros",
-    "new_ones",
-    "new_full",
-    "nonzero",
-    "argmax",
-    "argmin",
-    "argsort",
-    "isnan",
-    "isinf",
-    "isfinite",
-    "isposinf",
-    "isneginf",
-    "signbit",
-    "isin",
-    "eq",
-    "ne",
-    "lt",
-    "le",
-    "gt",
-    "ge",
-    "logical_and",
-    "logical_or",
-    "logical_xor",
-    "logical_not",
-    "count_nonzero",
-    "all",
-    "any",
-    "resize_",
-    "bucketize",
-    "searchsorted",
-    "one_hot",
-    "equal",
-    "view.dtype",
-}
-
-
 def _non_differentiable(op: OpOverload) -> bool:
     name = op._opname
     return (
@@ -612,71 +564,6 @@ def _non_differentiable(op: OpOverload) -> bool:
         or name.rstrip("_") in NON_DIFFERENTIABLE
         or f"{name}.{op._overloadname or 'default'}" in NON_DIFFERENTIABLE
     )
-
-
-#: Out= operators PyTorch's codegen generates from the functional one (native_functions.yaml
-#: `autogen:`, tag `generated`): derivatives.yaml never applies to them, so they get the
-#: NotImplemented kernel even when the functional operator has a formula or is not
-#: differentiable (isinf.out and isnan.out, generated too, are DONT_REQUIRE_DERIVATIVE).
-GENERATED_OUT = {
-    "select_backward.out",
-    "slice_backward.out",
-    "diagonal_backward.out",
-    "__lshift__.Scalar_out",
-    "__lshift__.Tensor_out",
-    "__rshift__.Scalar_out",
-    "__rshift__.Tensor_out",
-    "_to_copy.out",
-    "_unique.out",
-    "_unique2.out",
-    "add.Scalar_out",
-    "bincount.out",
-    "bitwise_and.Scalar_Tensor_out",
-    "bitwise_left_shift.Scalar_Tensor_out",
-    "bitwise_or.Scalar_Tensor_out",
-    "bitwise_right_shift.Scalar_Tensor_out",
-    "bitwise_xor.Scalar_Tensor_out",
-    "celu.out",
-    "clone.out",
-    "constant_pad_nd.out",
-    "convolution.out",
-    "count_nonzero.dim_IntList_out",
-    "count_nonzero.out",
-    "div.Scalar_mode_out",
-    "div.Scalar_out",
-    "embedding.out",
-    "flip.out",
-    "floor_divide.Scalar_out",
-    "index_fill.int_Scalar_out",
-    "index_fill.int_Tensor_out",
-    "index_put.out",
-    "masked_fill.Scalar_out",
-    "masked_fill.Tensor_out",
-    "median.out",
-    "mul.Scalar_out",
-    "nanmedian.out",
-    "native_dropout.out",
-    "native_layer_norm.out",
-    "norm.ScalarOpt_dtype_out",
-    "norm.Scalar_out",
-    "prod.out",
-    "put.out",
-    "relu.out",
-    "remainder.Scalar_Tensor_out",
-    "repeat.out",
-    "repeat_interleave.Tensor_out",
-    "roll.out",
-    "rot90.out",
-    "rsub.Scalar_out",
-    "rsub.Tensor_out",
-    "std_mean.correction_out",
-    "sub.Scalar_out",
-    "sum.out",
-    "unique_consecutive.out",
-    "unique_dim.out",
-    "unique_dim_consecutive.out",
-    "var_mean.correction_out",
-}
 
 
 class NonDifferentiableKernel(LayerKernel):
@@ -714,10 +601,6 @@ def _signature(op: OpOverload) -> tuple[Any, ...]:
     return tuple(
         (a.name, str(a.real_type), a.kwarg_only) for a in op._schema.arguments if not a.is_out
     )
-
-
-#: CompositeImplicitAutograd operators that PyTorch's derivatives.yaml lists anyway.
-COMPOSITE_WITH_FORMULA = frozenset({"chunk", "linear", "matmul", "max_pool2d", "one_hot"})
 
 
 def register_all(lib: Any) -> None:

@@ -19,6 +19,7 @@ from ..dispatcher.keyset import DispatchKeySet, full_after_bits, key_bits
 from ..dispatcher.operator import BIND_HOOKS, LayerKernel
 from ..dispatcher.registration import Library
 from ..dispatcher.tls import state as _tls
+from ..profiler import _state as _prof
 from ..tensor._tensor import Tensor
 
 __all__ = ["mode_stack", "push_mode", "pop_mode", "PYTHON_KEYS", "python_lib", "python_fallback"]
@@ -112,9 +113,36 @@ def _plain_arity(schema: Any) -> int:
 
 def _make_python_key(op: Any, after: int, arity: int) -> Any:
     """The Python key's kernel for one operator (`after`: the key set to redispatch with when
-    neither a mode nor a subclass handles the call)."""
+    neither a mode nor a subclass handles the call). Bound while a profile records, it shows
+    each handler call as PyTorch does: a 'PythonDispatchMode' or 'PythonSubclass' event."""
     plain = _PLAIN_TYPES
     tls = _tls
+    if _prof.collector is not None:
+        return _profiled_python_key(_make_python_key_plain(op, after, arity, plain, tls))
+    return _make_python_key_plain(op, after, arity, plain, tls)
+
+
+def _profiled_python_key(kernel: Any) -> Any:
+    def python_key(*args: Any, **kwargs: Any) -> Any:
+        c = _prof.collector
+        if c is None:
+            return kernel(*args, **kwargs)
+        stack = _tls.s.modes
+        rec = None
+        if stack:
+            rec = c.begin("PythonDispatchMode", "cpu_op")
+        elif any(type(a) not in _PLAIN_TYPES for a in args):
+            rec = c.begin("PythonSubclass", "cpu_op")
+        try:
+            return kernel(*args, **kwargs)
+        finally:
+            if rec is not None:
+                c.end(rec)
+
+    return python_key
+
+
+def _make_python_key_plain(op: Any, after: int, arity: int, plain: Any, tls: Any) -> Any:
 
     def python_key(*args: Any, **kwargs: Any) -> Any:
         if kwargs or len(args) > arity:

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _naming
 from ..dispatcher.keys import DispatchKey
 from ..dispatcher.keyset import REQUIRES_GRAD_BIT, VISIBLE_MASK, key_bits, keyset_repr
 from .device import DEVICE_TYPES, Device
@@ -55,7 +56,7 @@ class Size(tuple):
         return tuple.__new__(cls, items)
 
     def __repr__(self) -> str:
-        return f"keyroute.Size([{', '.join(str(s) for s in self)}])"
+        return f"{_naming.NAME}.Size([{', '.join(str(s) for s in self)}])"
 
     __str__ = __repr__
 
@@ -341,7 +342,9 @@ class Tensor:
         """The value of a one-element tensor as a Python number."""
         from .._ops import ops
 
-        return ops.aten._local_scalar_dense.default(self)
+        # aten::item (CompositeImplicitAutograd: checks, then _local_scalar_dense), as
+        # PyTorch's Tensor.item: a profile shows both.
+        return ops.aten.item.default(self)
 
     def __dlpack__(
         self,

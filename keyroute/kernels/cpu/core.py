@@ -12,7 +12,6 @@ from ...aten import _shape
 from ...aten._meta_util import new_meta
 from ...aten.core import as_size, expand_geometry, factory_dtype
 from ...dispatcher.keyset import REQUIRES_GRAD_BIT
-from ...random import numpy_generator
 from ...tensor._tensor import Tensor, _root_array, make_tensor
 from ...tensor.device import Device
 from ...tensor.dtype import to_dtype
@@ -494,55 +493,6 @@ def eye_m_out(n, m, *, out):
     return out
 
 
-def _floatish(a: np.ndarray) -> Any:
-    return np.float64 if a.dtype == np.float64 else np.float32
-
-
-@kernel("uniform_")
-def uniform_(self, from_=0.0, to=1.0, *, generator=None):
-    if self._dtype.category < 2:
-        raise NotImplementedError(
-            f"\"check_uniform_bounds\" not implemented for '{self._dtype._short}'"
-        )
-    a = self._data
-    check_no_internal_overlap(a)
-    g = numpy_generator(generator)
-    values = g.random(a.shape, dtype=_floatish(a)) * (to - from_) + from_
-    a[...] = values
-    return self
-
-
-@kernel("normal_")
-def normal_(self, mean=0.0, std=1.0, *, generator=None):
-    if std < 0:
-        raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
-    if self._dtype.category < 2:
-        raise NotImplementedError(
-            f"\"normal_kernel_cpu\" not implemented for '{self._dtype._short}'"
-        )
-    a = self._data
-    check_no_internal_overlap(a)
-    g = numpy_generator(generator)
-    a[...] = g.standard_normal(a.shape, dtype=_floatish(a)) * std + mean
-    return self
-
-
-@kernel("random_.from")
-def random__from(self, from_, to, *, generator=None):
-    a = self._data
-    check_no_internal_overlap(a)
-    g = numpy_generator(generator)
-    if to is None:
-        to = np.iinfo(a.dtype).max + 1 if a.dtype.kind in "iu" else 2**24
-    if from_ >= to:
-        raise RuntimeError(
-            f"random_ expects 'from' to be less than 'to', but got from={from_} >= to={to}"
-        )
-    _check_random_bounds(self._dtype, from_, to - 1)
-    a[...] = g.integers(from_, to, size=a.shape, dtype=np.int64)
-    return self
-
-
 # The C++ type names PyTorch's random_ bound checks print.
 _CTYPE = {
     "uint8": "unsigned char",
@@ -607,38 +557,6 @@ def _check_randperm(n: int, dt: Any) -> None:
             raise RuntimeError(f"n cannot be greater than {limit} for {name} type.")
     elif dt.category == 1 and n > np.iinfo(dt.np).max:
         raise RuntimeError(f"value cannot be converted to type {_INT_T[dt.name]} without overflow")
-
-
-@kernel("random_.to")
-def random__to(self, to, *, generator=None):
-    return random__from(self, 0, to, generator=generator)
-
-
-@kernel("bernoulli_.float")
-def bernoulli__float(self, p=0.5, *, generator=None):
-    a = self._data
-    check_no_internal_overlap(a)
-    g = numpy_generator(generator)
-    a[...] = g.random(a.shape) < p
-    return self
-
-
-@kernel("randperm.out")
-def randperm_out(n, *, out):
-    _check_randperm(n, out._dtype)
-    if out._data.shape != (n,):
-        resize_(out, [n])
-    out._data[...] = numpy_generator(None).permutation(n)
-    return out
-
-
-@kernel("randperm.generator_out")
-def randperm_generator_out(n, *, generator, out):
-    _check_randperm(n, out._dtype)
-    if out._data.shape != (n,):
-        resize_(out, [n])
-    out._data[...] = numpy_generator(generator).permutation(n)
-    return out
 
 
 # ----------------------------------------------------------------------------- *_like

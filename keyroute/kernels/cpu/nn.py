@@ -14,7 +14,7 @@ import numpy as np
 
 from ...aten import nn as _nn
 from ...aten._meta_util import check
-from ...random import numpy_generator
+from ...random import get_generator
 from ...tensor._tensor import Tensor
 from ...tensor.dtype import bool_, int64, to_dtype
 from ._kernel import kernel
@@ -149,8 +149,12 @@ def native_dropout(input: Tensor, p: float, train: bool | None) -> tuple[Tensor,
     if train is None or train:
         p1m = 1.0 - p
         scale = 0.0 if p1m == 0 else 1.0 / p1m
-        mask = np.empty_like(a, dtype=np.bool_)
-        mask[...] = numpy_generator(None).random(a.shape) < p1m
+        # mask = empty_like(input, contiguous).bernoulli_(1 - p): one double uniform per
+        # element, in row-major order (see backends/cpu/random.py)
+        from .random import bernoulli_scalar_values
+
+        n = a.size
+        mask = bernoulli_scalar_values(get_generator(None), n, p1m).reshape(a.shape)
         out = np.multiply(a, mask)
         with np.errstate(all="ignore"):
             out = _round(np.multiply(_as(out, _comp(dt)), scale), dt)
