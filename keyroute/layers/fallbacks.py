@@ -67,7 +67,6 @@ for _key in (
     "BatchedNestedTensor",
     "Batched",
     "FuncTorchGradWrapper",
-    "PreDispatch",
     "PythonDispatcher",
 ):
     fallback_lib.fallback(_missing_layer(_key), _key)
