@@ -494,7 +494,13 @@ class _CodeGen:
                 and node.args[1].isidentifier()
             ):
                 return f"{self._repr(node.args[0])}.{node.args[1]}"
-            fn = self._op_repr(t) if type(t).__name__.startswith("OpOverload") else self._repr(t)
+            tn = type(t).__name__
+            if tn.startswith("OpOverload"):
+                fn = self._op_repr(t)
+            elif tn == "HigherOrderOperator":
+                fn = f"torch.ops.higher_order.{t.__name__}"
+            else:
+                fn = self._repr(t)
             return f"{fn}({self._args(node.args, node.kwargs)})"
         if node.op == "call_method":
             return f"{self._repr(node.args[0])}.{t}({self._args(node.args[1:], node.kwargs)})"

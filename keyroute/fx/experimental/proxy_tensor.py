@@ -293,3 +293,6 @@ def get_isolated_graphmodule(
     tracing_mode: str = "real",
 ) -> GraphModule:
     return make_fx(lambda *a: func(*a, **kwargs), tracing_mode=tracing_mode)(*args)
+
+
+from ..._higher_order_ops import _proxy_impls  # noqa: E402, F401  (the HOPs' make_fx kernels)
