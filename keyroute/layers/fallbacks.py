@@ -68,7 +68,6 @@ for _key in (
     "BatchedNestedTensor",
     "Batched",
     "FuncTorchGradWrapper",
-    "PreDispatch",
     "PythonDispatcher",
 ):
     fallback_lib.fallback(_missing_layer(_key), _key)
