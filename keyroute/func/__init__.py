@@ -13,6 +13,7 @@ from .._functorch.eager_transforms import (
     linearize,
     vjp,
 )
+from .._functorch.functional_call import functional_call, stack_module_state
 from .._functorch.vmap import vmap
 
 __all__ = [
@@ -25,4 +26,6 @@ __all__ = [
     "jacfwd",
     "hessian",
     "linearize",
+    "functional_call",
+    "stack_module_state",
 ]
