@@ -858,7 +858,7 @@ def _np_from_dlpack(t: Tensor) -> np.ndarray:
         raise BufferError("Can't export tensors that require gradient, use tensor.detach()")
     data = t._data
     if type(data) is not np.ndarray:
-        from .backends.errors import data_access_error
+        from .kernels.errors import data_access_error
 
         raise data_access_error(t, "__dlpack__")
     # The import side of DLPack is a view of the same memory: a NumPy view does it, and it

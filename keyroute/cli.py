@@ -9,6 +9,8 @@ keyroute keys              every dispatch key: value, name, kind, in priority or
 keyroute table OP          the computed dispatch table of an operator (aten::add.Tensor)
 keyroute dump OP           the operator's registrations
 keyroute schema OP         the schemas of an operator's overloads (aten::add)
+keyroute profile S.py ...  run a program under keyroute.profiler (-o trace.json)
+keyroute view trace.json   the trace in the Perfetto UI on 127.0.0.1 (the viewer extra)
 """
 
 from __future__ import annotations
@@ -111,7 +113,17 @@ def _cmd_embed(args: argparse.Namespace) -> int:
         return 2
     many = bool(args.file) or len(sentences) > 64
     progress = ProgressBar(len(sentences), "sentences") if many else None
-    if args.trace:
+    if getattr(args, "profile", None):
+        from .profiler import profile
+
+        minilm.load_model()  # loading the weights is not part of the profile
+        minilm.load_tokenizer()
+        with profile(record_shapes=True) as prof:
+            emb = minilm.encode(sentences, batch_size=args.batch_size, progress=progress)
+        print(prof.key_averages().table(sort_by="self_cpu_time_total", row_limit=20))
+        prof.export_chrome_trace(args.profile)
+        print(f"trace written to {args.profile}")
+    elif args.trace:
         from .utils.op_log import count_dispatch_keys
 
         minilm.load_model()  # loading the weights is not part of the trace
@@ -241,6 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--trace", action="store_true", help="operator counts per dispatch key, FLOPs")
     p.add_argument("--output", help="save the embeddings (.npy)")
     p.add_argument("--max-show", type=int, default=16, help="print details up to this many")
+    p.add_argument("--profile", metavar="TRACE", help="profile the run: table + Chrome trace")
     p.set_defaults(func=_cmd_embed)
     p = sub.add_parser("plan", help="parameters and peak memory of a Llama-shaped model")
     p.add_argument(
@@ -273,6 +286,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("schema", help="print the schemas of an operator's overloads")
     p.add_argument("op", help="operator, e.g. aten::add")
     p.set_defaults(func=_cmd_schema)
+    from .profiler.cli import add_commands as _profiler_commands
+
+    _profiler_commands(sub)  # keyroute profile, keyroute view
     return parser
 
 

@@ -1,7 +1,9 @@
-"""torch.func's transforms on keyroute's dispatcher (the layer is keyroute/layers/functorch.py).
+"""functorch's transforms on keyroute's dispatcher.
 
-vmap.py (vmap), batch_rules.py and nn_rules.py (batching rules), eager_transforms.py (grad,
-vjp, jacrev, jvp, jacfwd, hessian, linearize), functional_call.py, pytree.py.
+Graph transforms: functionalize.py (functionalize), AOT Autograd (joint graphs and partitioners).
+torch.func's eager transforms (the layer is keyroute/layers/functorch.py): vmap.py (vmap),
+batch_rules.py and nn_rules.py (batching rules), eager_transforms.py (grad, vjp, jacrev, jvp,
+jacfwd, hessian, linearize), functional_call.py, pytree.py.
 """
 
 from __future__ import annotations

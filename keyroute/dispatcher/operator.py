@@ -508,12 +508,13 @@ class OpOverload:
         return table
 
     # -- resolution
-    def _resolve(self, ks: int, collapse: bool) -> Callable[..., Any]:
+    def _resolve(self, ks: int, collapse: bool, record: bool = True) -> Callable[..., Any]:
         """The callable that handles dispatch key set ks (cached by the caller).
 
         A top-level call (`collapse`) masks out fallthrough keys first; a redispatch does not
         (its key set was masked at the top, as in PyTorch), so redispatching onto a
-        fallthrough entry is an error, as PyTorch's INTERNAL ASSERT.
+        fallthrough entry is an error, as PyTorch's INTERNAL ASSERT. `record=False`: the
+        plain-path shortcut's inner resolution, which the profiler must not wrap twice.
         """
         table = self._get_table()
         if collapse:
@@ -532,6 +533,8 @@ class OpOverload:
             fn = self._bind(entry[0], key, ks, collapse)
         if _trace.enabled:
             fn = _trace.traced(self, ks, key, entry, fn, "call" if collapse else "redispatch")
+        if _trace.profile_wrap is not None and record:
+            fn = _trace.profile_wrap(self, key, fn, collapse)
         return fn
 
     def _bind(
@@ -542,10 +545,10 @@ class OpOverload:
         fn = reg.fn
         if reg.fallthrough:
             return _raiser(RuntimeError(_FALLTHROUGH_EXECUTED))
-        if collapse and not _trace.enabled and isinstance(fn, LayerKernel):
+        if collapse and not _trace.every_layer and isinstance(fn, LayerKernel):
             below = fn.passthrough(masked)
             if below is not None:
-                return self._resolve(below, True)
+                return self._resolve(below, True, False)
         if reg.is_fallback:
             if reg.with_keyset:
                 bound = functools.partial(fn, DispatchKeySet.from_raw(masked), self)

@@ -1,5 +1,5 @@
 """keyroute.func: PyTorch's torch.func (vmap, grad, vjp, jvp, jacrev, jacfwd, hessian,
-functional_call, stack_module_state, linearize)."""
+functional_call, stack_module_state, linearize, functionalize)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from .._functorch.eager_transforms import (
     vjp,
 )
 from .._functorch.functional_call import functional_call, stack_module_state
+from .._functorch.functionalize import functionalize
 from .._functorch.vmap import vmap
 
 __all__ = [
@@ -28,4 +29,5 @@ __all__ = [
     "linearize",
     "functional_call",
     "stack_module_state",
+    "functionalize",
 ]

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _naming
 from ..dispatcher.keys import DispatchKey
 from ..dispatcher.keyset import REQUIRES_GRAD_BIT, VISIBLE_MASK, key_bits, keyset_repr
 from .device import DEVICE_TYPES, Device
@@ -55,7 +56,7 @@ class Size(tuple):
         return tuple.__new__(cls, items)
 
     def __repr__(self) -> str:
-        return f"keyroute.Size([{', '.join(str(s) for s in self)}])"
+        return f"{_naming.NAME}.Size([{', '.join(str(s) for s in self)}])"
 
     __str__ = __repr__
 
@@ -302,7 +303,7 @@ class Tensor:
         """The tensor's data as a NumPy array sharing its memory (as torch.Tensor.numpy)."""
         data = self._data
         if type(data) is not ndarray:
-            from ..backends.errors import data_access_error
+            from ..kernels.errors import data_access_error
 
             raise data_access_error(self, "numpy()")
         if not force and self._ks & REQUIRES_GRAD_BIT:
@@ -330,7 +331,7 @@ class Tensor:
         """The elements as (nested lists of) Python numbers."""
         data = self._data
         if type(data) is not ndarray:
-            from ..backends.errors import data_access_error
+            from ..kernels.errors import data_access_error
 
             raise data_access_error(self, "tolist()")
         if self._dtype.name == "bfloat16":
@@ -341,7 +342,9 @@ class Tensor:
         """The value of a one-element tensor as a Python number."""
         from .._ops import ops
 
-        return ops.aten._local_scalar_dense.default(self)
+        # aten::item (CompositeImplicitAutograd: checks, then _local_scalar_dense), as
+        # PyTorch's Tensor.item: a profile shows both.
+        return ops.aten.item.default(self)
 
     def __dlpack__(
         self,
@@ -358,7 +361,7 @@ class Tensor:
             raise TypeError("stream must be ``int`` or ``none``")
         data = self._data
         if type(data) is not ndarray:
-            from ..backends.errors import data_access_error
+            from ..kernels.errors import data_access_error
 
             raise data_access_error(self, "__dlpack__")
         kwargs = {}

@@ -1,1 +1,5 @@
 """Tools built on the dispatcher: dispatch modes, counters, memory planning."""
+
+from ._swap import swap_tensors  # noqa: E402
+
+__all__ = ["swap_tensors"]

@@ -194,7 +194,7 @@ def differences(expected: dict[str, Any], got: dict[str, Any]) -> list[str]:
 
 def kernel_kind(op: Any) -> list[Any]:
     """keyroute's Autograd kernel of aten operator `op` in the recorded table's terms."""
-    from keyroute.autograd import kernels
+    from keyroute.layers import autograd as kernels
     from keyroute.dispatcher.keys import DispatchKey
 
     regs = op.kernels.get(DispatchKey.Autograd)

@@ -217,7 +217,7 @@ def test_set_default_device_under_with_blocks():
 
 def _thread_state():
     from keyroute.dispatcher import tls
-    from keyroute.python_dispatch import mode_stack
+    from keyroute.layers.python import mode_stack
     from keyroute.tensor import device as device_mod
 
     s = tls.state
