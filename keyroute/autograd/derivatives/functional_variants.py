@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 
 from ..._ops import ops
-from . import DERIVATIVES, _shape, derivative
+from ._registry import DERIVATIVES, _shape, derivative
 
 A = ops.aten
 

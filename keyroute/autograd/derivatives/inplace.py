@@ -61,31 +61,8 @@ for _name, _node in (
     ("random_.from", "RandomBackward0"),
     ("random_.to", "RandomBackward1"),
     ("bernoulli_.float", "BernoulliBackward2"),
-    ("random_", "RandomBackward2"),
-    ("exponential_", "ExponentialBackward0"),
-    ("exponential", "ExponentialBackward0"),
-    ("cauchy_", "CauchyBackward0"),
-    ("geometric_", "GeometricBackward0"),
-    ("log_normal_", "LogNormalBackward0"),
-    ("bernoulli", "BernoulliBackward0"),
 ):
     derivative(_name, _node, inputs=("self",))(_zero_self)
 
-
-def _zero_self_and(other: str):
-    """Random draws parametrised by a tensor: no gradient flows to either (zeros, as
-    derivatives.yaml's zeros_like formulas)."""
-
-    return lambda grad, o: (A.zeros_like.default(grad), _zeros(o, grad))
-
-
-for _name, _node in (("bernoulli.Tensor", "BernoulliBackward1"),
-                     ("bernoulli_.Tensor", "BernoulliBackward1")):  # fmt: skip
-    derivative(_name, _node, inputs=("self", "p"), computed={"o": _shape("p")})(_zero_self_and("p"))
-derivative("normal.Tensor_float", "NormalBackward1", inputs=("mean",))(_zero_self)
-derivative("normal.float_Tensor", "NormalBackward2", inputs=("std",))(_zero_self)
-derivative(
-    "normal.Tensor_Tensor", "NormalBackward3", inputs=("mean", "std"), computed={"o": _shape("std")}
-)(_zero_self_and("std"))
 
 derivative("lift_fresh", "LiftFreshBackward0")(lambda grad: (grad,))

@@ -57,7 +57,6 @@ NON_DIFFERENTIABLE = {
     "full_like",
     "rand_like",
     "randn_like",
-    "multinomial",
     "new_empty",
     "new_empty_strided",
     "new_zeros",
