@@ -300,7 +300,7 @@ def new_full(
 def new_tensor(
     self: Tensor, data: Any, *, dtype: Any = None, device: Any = None, requires_grad: bool = False
 ) -> Tensor:
-    from .._creation import tensor
+    from .creation import tensor
 
     return tensor(
         data, dtype=dtype or self._dtype, device=device or self.device, requires_grad=requires_grad
