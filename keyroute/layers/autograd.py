@@ -31,6 +31,7 @@ from typing import Any
 
 from ..autograd._meta import AutogradMeta
 from ..autograd.derivatives import DERIVATIVES, NOT_IMPLEMENTED, Derivative
+from ..autograd.derivatives.random import RANDOM_DERIVATIVES
 from ..autograd.derivatives.no_formula import (
     COMPOSITE_WITH_FORMULA,
     GENERATED_OUT,
@@ -625,7 +626,7 @@ def register_all(lib: Any) -> None:
     by_name = {op.qualified_name(): op for op in aten}
     # Functional operators by (name, signature): their entry, or None if non-differentiable.
     functional: dict[tuple[Any, ...], Derivative | None] = {}
-    for name, entry in {**DERIVATIVES, **NOT_IMPLEMENTED}.items():
+    for name, entry in {**DERIVATIVES, **NOT_IMPLEMENTED, **RANDOM_DERIVATIVES}.items():
         op = by_name.get(f"aten::{name}".replace(".default", ""))
         if op is None or op.has_kernel_for_dispatch_key(DispatchKey.Autograd):
             continue

@@ -45,7 +45,7 @@ class Parameter(Tensor, metaclass=_ParameterMeta):
 
     def __new__(cls, data: Tensor | None = None, requires_grad: bool = True) -> Parameter:
         if data is None:
-            from .._creation import empty
+            from .._api.creation import empty
 
             data = empty(0)
         if type(data) is not Tensor and not isinstance(data, Parameter) and type(data) is not cls:
@@ -92,7 +92,7 @@ class Buffer(Tensor):
 
     def __new__(cls, data: Tensor | None = None, *, persistent: bool = True) -> Buffer:
         if data is None:
-            from .._creation import empty
+            from .._api.creation import empty
 
             data = empty(0)
         b = make_tensor(_detached(data)._data, data._dtype, data._ks, cls)
