@@ -80,8 +80,12 @@ class Collector:
         self.memory.clear()
 
     # -- memory
-    def track_outputs(self, out: Any) -> None:
-        """Count the storages of out's tensors that are new (an allocation by the op running)."""
+    def track_outputs(self, out: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        """Count the storages of out's tensors that are new (an allocation by the op running).
+
+        An output on the storage of one of the op's tensor arguments (a view, an in-place
+        result) allocated nothing, whether or not that storage predates the profile."""
+        inputs = None
         for t in _tensors(out):
             data = getattr(t, "_data", None)
             root = _root(data)
@@ -89,6 +93,10 @@ class Collector:
                 continue
             key = id(root)
             if key in self._live:
+                continue
+            if inputs is None:
+                inputs = {id(_root(getattr(a, "_data", None))) for a in _arg_tensors(args, kwargs)}
+            if key in inputs:
                 continue
             nbytes = int(root.nbytes)
             self._live[key] = nbytes
@@ -157,6 +165,11 @@ def _root(data: Any) -> Any:
     while isinstance(data.base, np.ndarray):
         data = data.base
     return data
+
+
+def _arg_tensors(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Iterator[Any]:
+    for a in (*args, *kwargs.values()):
+        yield from _tensors(a)
 
 
 def _tensors(out: Any) -> Iterator[Any]:
@@ -243,7 +256,7 @@ def _op_event_full(op: Any, name: str, fn: Callable[..., Any]) -> Callable[..., 
         try:
             out = fn(*args, **kwargs)
             if c.profile_memory:
-                c.track_outputs(out)
+                c.track_outputs(out, args, kwargs)
             return out
         finally:
             log.append(_now())
