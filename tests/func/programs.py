@@ -309,6 +309,22 @@ PROGRAMS: dict[str, str] = {
         "result = (func.jvp(Cube.apply, (v,), (torch.ones(4),)), func.grad(lambda t: Cube.apply(t)"
         ".sum())(v))"
     ),
+    "autograd_function_jvp_own_formula": (
+        "class Scaled(torch.autograd.Function):\n"
+        "    @staticmethod\n"
+        "    def forward(t):\n        return t * 2\n"
+        "    @staticmethod\n"
+        "    def setup_context(ctx, inputs, output):\n        pass\n"
+        "    @staticmethod\n"
+        "    def backward(ctx, g):\n        return g * 2\n"
+        "    @staticmethod\n"
+        "    def jvp(ctx, tt):\n        return tt * 5\n"
+        "result = func.jvp(Scaled.apply, (v,), (torch.ones(4),))"
+    ),
+    "forward_ad_dual_requires_grad": (
+        "fwAD = torch.autograd.forward_ad\n"
+        "with fwAD.dual_level():\n    result = fwAD.make_dual(v, torch.ones(4)).requires_grad"
+    ),
     # ---------------------------------------------------------------- functional_call
     "functional_call_linear": (
         "lin = nn.Linear(3, 2)\n"
