@@ -335,7 +335,7 @@ def _check_outputs(flat: list[Any], api: str) -> None:
 # ----------------------------------------------------------------------------- jacrev
 def _eye_rows(out: Any) -> Any:
     """The standard basis of `out`'s space, one basis tensor per row: (numel, *out.shape)."""
-    from .. import _creation
+    from .._api import creation as _creation
 
     n = out.numel()
     eye = _creation.eye(n, dtype=out.dtype) if n else out.new_zeros([0, 0])

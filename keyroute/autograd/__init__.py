@@ -66,4 +66,5 @@ def _register_aten_layers() -> None:
             register_for(op, lib)
     kernels.register_all(lib)
 
+
 from . import forward_ad  # noqa: E402, F401  (torch.autograd.forward_ad)

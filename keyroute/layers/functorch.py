@@ -31,8 +31,8 @@ from ..dispatcher.boxing import normalize_args
 from ..dispatcher.keys import DispatchKey
 from ..dispatcher.keyset import full_after_bits, key_bits
 from ..dispatcher.operator import BIND_HOOKS
+from ..dispatcher.registration import Library
 from ..dispatcher.tls import state as _tls
-from ..library import Library
 from ..tensor._tensor import BACKEND_BITS, Tensor, make_tensor
 from ..tensor.meta_array import MetaArray
 from ..tensor.subclass import keys_for_device
