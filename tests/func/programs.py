@@ -303,6 +303,26 @@ PROGRAMS: dict[str, str] = {
     "vmap_of_jacrev_of_grad": (
         "f = lambda t: (t.sin() ** 2).sum()\nresult = func.vmap(func.jacrev(func.grad(f)))(x)"
     ),
+    "vmap_grad_unbatched_input_batched_closure": (
+        "w0 = torch.tensor([1.0, 2.0, 3.0, 4.0])\n"
+        "result = func.vmap(lambda xb: func.grad(lambda w: (w * xb).sum() ** 2)(w0))(x)"
+    ),
+    "compose_vmap_jacfwd": "result = func.vmap(func.jacfwd(lambda t: t.sin() * t.sum()))(x)",
+    "compose_jacrev_of_vmap": "result = func.jacrev(func.vmap(torch.sin))(a)",
+    "compose_vjp_of_vmap": (
+        "out, fn = func.vjp(func.vmap(lambda t: t.exp() * t.sum()), a)\n"
+        "result = (out, fn(torch.ones(2, 3)))"
+    ),
+    "compose_vmap_of_vjp": (
+        "result = func.vmap(lambda t: func.vjp(lambda u: u.sin() * u, t)[1](t.cos())[0])(x)"
+    ),
+    "compose_vmap_hessian": "result = func.vmap(func.hessian(lambda t: (t ** 3).sum()))(a)",
+    "compose_vmap_jvp": (
+        "result = func.vmap(lambda t: func.jvp(lambda u: u.tanh() @ v, (t,), (t.cos(),)))(x)"
+    ),
+    "compose_grad_of_grad_in_vmap": (
+        "result = func.vmap(func.grad(func.grad(lambda t: t.sin() * t)))(v)"
+    ),
     # ---------------------------------------------------------------- forward mode
     "jvp_sin": "result = func.jvp(torch.sin, (v,), (torch.ones(4),))",
     "jvp_two_inputs": (
