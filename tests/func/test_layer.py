@@ -118,3 +118,21 @@ def test_random_rules_per_mode() -> None:
     assert bool((same[0] == same[4]).all()) and not bool((diff[0] == diff[4]).all())
     drop = vmap(lambda t: torch.nn.functional.dropout(t + 1, 0.5), randomness="different")(x)
     assert tuple(drop.shape) == (5, 3)
+
+
+def test_custom_op_register_vmap_method_sees_values_and_in_dims() -> None:
+    @torch.library.custom_op("functest::scale_rows", mutates_args=())
+    def scale_rows(t: torch.Tensor, s: float) -> torch.Tensor:
+        return t * s
+
+    seen = []
+
+    @scale_rows.register_vmap
+    def _(info, in_dims, t, s):  # noqa: ANN001, ANN202
+        seen.append((info.batch_size, info.randomness, in_dims, tuple(t.shape)))
+        return t * s + 1, in_dims[0]
+
+    out = vmap(lambda t: scale_rows(t, 2.0), in_dims=1)(torch.ones(2, 3))
+    assert seen == [(3, "error", (1, None), (2, 3))]
+    assert tuple(out.shape) == (3, 2) and out.tolist() == [[3.0, 3.0]] * 3
+    assert torch.vmap is vmap
