@@ -44,10 +44,9 @@ def main(names: list[str]) -> None:
         print(f"{path.stem:32s} rc={proc.returncode} {seconds:6.2f}s", flush=True)
         if proc.returncode:
             print(proc.stderr[-2000:])
-    index_path.write_text(
-        json.dumps({k: index[k] for k in sorted(index)} | {"_torch": torch.__version__}, indent=1)
-        + "\n"
-    )
+        index["_torch"] = torch.__version__
+        # Written after every program, so that an interrupted run keeps what it recorded.
+        index_path.write_text(json.dumps({k: index[k] for k in sorted(index)}, indent=1) + "\n")
 
 
 if __name__ == "__main__":
