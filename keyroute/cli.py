@@ -172,7 +172,7 @@ def _positive_int(text: str) -> int:
 
 
 def _cmd_plan(args: argparse.Namespace) -> int:
-    from . import _creation
+    from ._api import creation as _creation
     from .models.llama import LLAMA_CONFIGS, Llama, LlamaConfig
     from .tensor.device import Device
     from .tensor.dtype import int64, to_dtype

@@ -4,7 +4,7 @@ A call computes its key set (the tensors' keys, plus the TLS include set, minus 
 set) and runs the kernel of the highest key; a layer's kernel does its work and redispatches
 below its own key. This package holds every layer keyroute builds, in dispatch order (highest
 priority first). The dispatcher itself (keys, key sets, TLS, operators, registration) is
-keyroute/dispatcher/; the backends (the bottom of every chain) are keyroute/backends/.
+keyroute/dispatcher/; the backends (the bottom of every chain) are keyroute/kernels/.
 
     key(s)                       module                what it does
     ---------------------------  --------------------  -------------------------------------------
@@ -17,6 +17,9 @@ keyroute/dispatcher/; the backends (the bottom of every chain) are keyroute/back
     PythonTLSSnapshot, Python    python.py             dispatch modes and `__torch_dispatch__`
                                                        subclasses (FakeTensorMode is such a mode:
                                                        keyroute/subclasses/fake_tensor.py)
+    FuncTorchDynamicLayer*,      functorch.py          torch.func: the dynamic layer stack (each
+    FuncTorchBatched                                   transform a level), BatchedTensor and vmap's
+                                                       batching rules with the per-sample fallback
     Functionalize                functionalize.py      programs without mutation: in-place ops to
                                                        functional ones plus write-back, views
                                                        replayed from their base (func.functionalize)

@@ -2,10 +2,12 @@
 
 Fallthroughs: BackendSelect, ADInplaceOrView, the Autocast keys of CPU/MTIA/MAIA/XPU/MPS/CUDA,
 FuncTorchVmapMode and VmapMode. The Meta fallback raises PyTorch's "no fake impl or Meta kernel"
-error. Layers keyroute does not implement yet (functorch, functionalization, conjugate and
+error. Layers keyroute does not implement yet (functorch's grad wrapper and back mode,
+functionalization, conjugate and
 negative views, zero tensors, the tracer, pre-dispatch, the Python dispatcher) get a fallback
 that raises naming the layer: their keys appear on no keyroute tensor unless a program includes
-them by hand. Autograd, Python and PythonTLSSnapshot fallbacks are registered by their layers.
+them by hand. Autograd, Python and PythonTLSSnapshot fallbacks are registered by their layers;
+FuncTorchBatched and FuncTorchDynamicLayerFrontMode by keyroute/layers/functorch.py.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from ..dispatcher.registration import Library, fallthrough_kernel
 __all__ = ["fallback_lib"]
 
 fallback_lib = Library._internal("_", "IMPL")
+fallback_lib._builtin = True  # a user fallback may replace these (replace_builtin=True)
 
 for _key in (
     "BackendSelect",
@@ -62,12 +65,9 @@ for _key in (
     "Negative",
     "ZeroTensor",
     "Tracer",
-    "FuncTorchBatched",
     "BatchedNestedTensor",
     "Batched",
     "FuncTorchGradWrapper",
-    "FuncTorchDynamicLayerFrontMode",
-    "PreDispatch",
     "PythonDispatcher",
 ):
     fallback_lib.fallback(_missing_layer(_key), _key)
