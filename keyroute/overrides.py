@@ -187,10 +187,21 @@ def _record_names() -> None:
                 _names.setdefault(id(fn), prefix + attr)
 
 
+#: Binary operator dunders: a TypeError from the handlers becomes NotImplemented, so Python
+#: tries the reflected operator and then raises its own "unsupported operand type(s)" (as
+#: PyTorch's _handle_torch_function_and_wrap_type_error_to_not_implemented).
+_BINARY = frozenset(
+    f"__{p}{n}__"
+    for n in ("add sub mul truediv floordiv mod pow matmul and or xor lshift rshift div".split())
+    for p in ("", "r", "i")
+) | frozenset({"__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"})
+
+
 def _make_wrapper(
     orig: Callable[..., Any], qualname: str, reported: str | None = None
 ) -> Callable[..., Any]:
     """The checking wrapper; `reported` names the Tensor method handlers see instead."""
+    binary = qualname.removeprefix("Tensor.") in _BINARY
 
     @functools.wraps(orig)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -198,7 +209,12 @@ def _make_wrapper(
             overloaded = _overloaded_args(args, kwargs)
             if overloaded or (_mode_stack and not _all_disabled):
                 public = wrapper if reported is None else getattr(Tensor, reported, wrapper)
-                return _dispatch(public, overloaded, args, kwargs)
+                if not binary:
+                    return _dispatch(public, overloaded, args, kwargs)
+                try:
+                    return _dispatch(public, overloaded, args, kwargs)
+                except TypeError:
+                    return NotImplemented
         return orig(*args, **kwargs)
 
     _names[id(wrapper)] = qualname
@@ -546,6 +562,7 @@ def _as_subclass(self: Tensor, cls: type) -> Tensor:
 
 def _on_subclass(cls: type, **kwargs: Any) -> None:
     super(Tensor, cls).__init_subclass__(**kwargs)
+    _opt_out_if_internal(cls)
     _tf_cache.clear()
     if _has_tf(cls):
         _tf_types.add(cls)
@@ -577,14 +594,20 @@ def _watch_class_creation() -> None:
     builtins.__build_class__ = build_class
 
 
-def _opt_out_builtin_subclasses() -> None:
-    """Parameter, Buffer and FakeTensor opt out of __torch_function__, as PyTorch's do."""
-    from .nn.parameter import Buffer, Parameter
-    from .subclasses.fake_tensor import FakeTensor
+def _opt_out_if_internal(cls: type) -> None:
+    """keyroute's own Tensor subclasses (Parameter, Buffer, FakeTensor, the functorch and
+    functionalization wrappers) opt out of __torch_function__: PyTorch's are C++ tensors or
+    set `_disabled_torch_function_impl` themselves."""
+    if cls.__module__.startswith("keyroute.") and "__torch_function__" not in vars(cls):
+        cls.__torch_function__ = _disabled_torch_function_impl  # type: ignore[attr-defined]
 
-    for cls in (Parameter, Buffer, FakeTensor):
-        if "__torch_function__" not in vars(cls):
-            cls.__torch_function__ = _disabled_torch_function_impl  # type: ignore[attr-defined]
+
+def _opt_out_builtin_subclasses() -> None:
+    todo = list(Tensor.__subclasses__())
+    while todo:
+        cls = todo.pop()
+        _opt_out_if_internal(cls)
+        todo.extend(cls.__subclasses__())
 
 
 _opt_out_builtin_subclasses()
