@@ -416,9 +416,9 @@ def _randn_fill(o: Tensor, generator: Any = None) -> Any:
 
 
 rand = _size_factory("rand", aten.rand.default, _rand_fill)
-rand.__doc__ = "Uniform samples from [0, 1) (keyroute's generator: not PyTorch's numbers)."
+rand.__doc__ = "Uniform samples from [0, 1) (PyTorch's numbers for the same seed)."
 randn = _size_factory("randn", aten.randn.default, _randn_fill)
-randn.__doc__ = "Standard normal samples (keyroute's generator: not PyTorch's numbers)."
+randn.__doc__ = "Standard normal samples (PyTorch's numbers for the same seed)."
 
 
 def _fill_dtype(value: Any) -> dtype:
@@ -486,7 +486,12 @@ def _like(fn: str, op: Any) -> Callable:
         pin_memory: bool | None = False,
         requires_grad: bool = False,
         memory_format: Any = None,
+        **kwargs: Any,
     ) -> Tensor:
+        # rand_like/randn_like take generator= (their .generator overloads)
+        generator = kwargs.pop("generator", None) if fn in ("rand_like", "randn_like") else None
+        if kwargs:
+            raise TypeError(f"{fn}() got an unexpected keyword argument '{next(iter(kwargs))}'")
         t = _tensor_arg(fn, input)
         dt = _dtype_arg(fn, dtype)
         dev = None if device is None else _device_arg(fn, device)
@@ -504,7 +509,11 @@ def _like(fn: str, op: Any) -> Callable:
         kw: dict[str, Any] = {"dtype": dt, "device": dev}
         if memory_format is not None:
             kw["memory_format"] = memory_format
-        out = _below(op, t, *extra, **kw)
+        if generator is not None:
+            _check_generator(fn, (input,), {"generator": generator})
+            out = _below(getattr(aten, fn).generator, t, generator=generator, **kw)
+        else:
+            out = _below(op, t, *extra, **kw)
         return _finish(out, requires_grad)
 
     like.__name__ = like.__qualname__ = fn
@@ -723,8 +732,7 @@ def randint(
         if low is None:
             t = _below(aten.randint.generator, hi, shape, generator=generator, **kw)
         else:
-            # No randint.low_generator operator yet: its decomposition, empty + random_.
-            t = _below(_randint_low_generator, lo, hi, shape, generator, kw)
+            t = _below(aten.randint.low_generator, lo, hi, shape, generator=generator, **kw)
     elif low is None:
         t = _below(aten.randint.default, hi, shape, **kw)
     else:
@@ -734,17 +742,6 @@ def randint(
 
 def _random_fill(o: Tensor, lo: int, hi: int, generator: Any) -> Any:
     return getattr(aten.random_, "from")(o, lo, hi, generator=generator)
-
-
-def _randint_low_generator(
-    lo: int, hi: int, shape: list[int], generator: Any, kw: dict[str, Any]
-) -> Tensor:
-    if lo >= hi:
-        raise RuntimeError(
-            f"random_ expects 'from' to be less than 'to', but got from={lo} >= to={hi}"
-        )
-    t = aten.empty.memory_format(shape, **kw)
-    return getattr(aten.random_, "from")(t, lo, hi, generator=generator)
 
 
 def randperm(

@@ -73,7 +73,6 @@ for _key in (
     "BatchedNestedTensor",
     "Batched",
     "FuncTorchGradWrapper",
-    "PreDispatch",
     "PythonDispatcher",
 ):
     missing_layer_lib.fallback(_missing_layer(_key), _key)

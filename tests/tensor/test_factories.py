@@ -46,10 +46,6 @@ KNOWN_GAPS: dict[str, tuple[set[str], str]] = {
         "aten has no linspace.Tensor_Tensor: the 0-dim tensors are "
         "read with item() and linspace.default is called",
     ),
-    "random-randint-low-gen": (
-        {"ops"},
-        "aten has no randint.low_generator: its decomposition (empty + random_.from) runs",
-    ),
     "arange-huge-meta": (
         {"result"},
         "meta tensors do not check that the storage size "

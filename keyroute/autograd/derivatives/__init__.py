@@ -32,6 +32,7 @@ from . import (  # noqa: E402, F401, I001
     assembly,
     nn,
     backward_ops,
+    functional_variants,
     inplace,
     no_formula,
 )

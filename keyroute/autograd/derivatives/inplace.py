@@ -64,4 +64,5 @@ for _name, _node in (
 ):
     derivative(_name, _node, inputs=("self",))(_zero_self)
 
+
 derivative("lift_fresh", "LiftFreshBackward0")(lambda grad: (grad,))

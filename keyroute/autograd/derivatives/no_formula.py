@@ -65,6 +65,7 @@ NON_DIFFERENTIABLE = {
     "nonzero",
     "argmax",
     "argmin",
+    "multinomial",
     "argsort",
     "isnan",
     "isinf",
