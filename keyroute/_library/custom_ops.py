@@ -231,9 +231,14 @@ class CustomOpDef:
 
     def register_vmap(self, func: Callable[..., Any] | None = None, /) -> Any:
         """Register the operator's vmap rule (torch.library.register_vmap)."""
-        from ..library import register_vmap
+        from ..layers.functorch import register_vmap_rule
 
-        return register_vmap(self, func)
+        def register(fn: Callable[..., Any]) -> Callable[..., Any]:
+            name = self._opoverload.qualified_name()
+            register_vmap_rule(name.removesuffix(".default"), fn)
+            return fn
+
+        return register(func) if func is not None else register
 
     def register_autograd(
         self, backward: Callable[..., Any], /, *, setup_context: Callable[..., Any] | None = None
