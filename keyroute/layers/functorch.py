@@ -26,6 +26,7 @@ import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from .._C import _disabled_torch_function_impl
 from ..dispatcher.boxing import normalize_args
 from ..dispatcher.keys import DispatchKey
 from ..dispatcher.keyset import full_after_bits, key_bits
@@ -169,6 +170,10 @@ class BatchedTensor(Tensor):
     """A tensor batched at one vmap level: `_value` holds the batch dimension at `_bdim`.
 
     Its metadata (shape, strides, dtype) is the per-sample one; it has no data of its own."""
+
+    # PyTorch's BatchedTensor is a C++ tensor with no __torch_function__: opting out keeps the
+    # __torch_function__ wrappers (keyroute/overrides.py) off the hot path of every call.
+    __torch_function__ = _disabled_torch_function_impl
 
     def __repr__(self, *, tensor_contents: Any = None) -> str:  # type: ignore[override]
         d = self.__dict__
