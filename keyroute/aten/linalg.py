@@ -54,7 +54,14 @@ class _Hot:
     instance attributes: no lookup cost per call)."""
 
     def __getattr__(self, name: str) -> Any:
-        value = op(name)
+        # Dunders (inspect's __wrapped__, copy's __deepcopy__...) and unknown operators are
+        # missing attributes, not lookup errors, so hasattr() and doctest collection work.
+        if name.startswith("__"):
+            raise AttributeError(name)
+        try:
+            value = op(name)
+        except KeyError:
+            raise AttributeError(f"aten has no operator {name!r}") from None
         setattr(self, name, value)
         return value
 

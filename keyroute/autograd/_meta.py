@@ -54,7 +54,7 @@ class AutogradMeta:
     post_accumulate_hooks: list[Any] | None = None
     retains_grad = False
     name: str | None = None
-    creation_meta = 0  # CreationMeta: 0 DEFAULT, see autograd/views.py
+    creation_meta = 0  # CreationMeta: 0 DEFAULT, see layers/inplace_or_view.py
     view_base_requires_grad = False
     grad_accumulator: Any = None
     is_view_of_multi_output = False

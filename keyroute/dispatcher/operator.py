@@ -188,9 +188,9 @@ def register_fallback(reg: KernelRegistration, replace_builtin: bool = False) ->
     """Install a backend fallback for one runtime key; returns the function that removes it.
 
     One fallback per key, as PyTorch. The exception is a key whose fallback is one of
-    keyroute's builtin ones (layers/fallbacks.py: a fallthrough, or a refusal naming a layer
-    keyroute does not build): `replace_builtin=True` puts the new fallback over it, and
-    removing the new one brings the builtin back."""
+    keyroute's stand-in refusals for a layer it does not build (layers/fallbacks.py,
+    missing_layer_lib): `replace_builtin=True` puts the new fallback over it, and removing the
+    new one brings the refusal back."""
     key = reg.key
     existing = _FALLBACKS.get(key)
     if existing:

@@ -327,10 +327,10 @@ class Library:
         fn(keyset, op, *args, **kwargs) with `with_keyset`, for every operator without a
         kernel of its own there. Namespace "_" only.
 
-        A key has one fallback. Where keyroute installs one of its own (layers/fallbacks.py:
-        the fallthroughs, and the refusals of layers it does not build), a new layer passes
-        `replace_builtin=True` (a keyroute extension) to put its fallback over it; destroying
-        the library brings the builtin one back."""
+        A key has one fallback, as in PyTorch. On the keys of layers keyroute does not build
+        yet, keyroute installs a refusal (layers/fallbacks.py); a new layer passes
+        `replace_builtin=True` (a keyroute extension) to put its fallback over it, and
+        destroying the library brings the refusal back."""
         if dispatch_key == "":
             dispatch_key = self.dispatch_key
         if dispatch_key == "":

@@ -16,10 +16,9 @@ from typing import Any
 
 from ..dispatcher.registration import Library, fallthrough_kernel
 
-__all__ = ["fallback_lib"]
+__all__ = ["fallback_lib", "missing_layer_lib"]
 
 fallback_lib = Library._internal("_", "IMPL")
-fallback_lib._builtin = True  # a user fallback may replace these (replace_builtin=True)
 
 for _key in (
     "BackendSelect",
@@ -59,6 +58,12 @@ def _missing_layer(layer: str) -> Any:
     return fallback
 
 
+# PyTorch has no fallback on these keys (its layers register their own); keyroute's refusals
+# stand in until a layer arrives, which replaces them with Library.fallback(...,
+# replace_builtin=True). PyTorch's own fallbacks above are not replaceable, as in PyTorch.
+missing_layer_lib = Library._internal("_", "IMPL")
+missing_layer_lib._builtin = True
+
 for _key in (
     "FuncTorchDynamicLayerBackMode",
     "Conjugate",
@@ -70,4 +75,4 @@ for _key in (
     "FuncTorchGradWrapper",
     "PythonDispatcher",
 ):
-    fallback_lib.fallback(_missing_layer(_key), _key)
+    missing_layer_lib.fallback(_missing_layer(_key), _key)

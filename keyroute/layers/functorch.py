@@ -177,6 +177,10 @@ class BatchedTensor(Tensor):
 
     __torch_function__ = staticmethod(_disabled_torch_function_impl)
 
+    # PyTorch's BatchedTensor is a C++ tensor with no __torch_function__: opting out keeps the
+    # __torch_function__ wrappers (keyroute/overrides.py) off the hot path of every call.
+    __torch_function__ = _disabled_torch_function_impl
+
     def __repr__(self, *, tensor_contents: Any = None) -> str:  # type: ignore[override]
         d = self.__dict__
         value = "\n".join("    " + line for line in repr(d["_value"]).split("\n"))

@@ -6,7 +6,7 @@ write through a view shows in its base. A meta tensor's `_data` is a MetaArray (
 keyroute's private requires-grad bit (see dispatcher/keyset.py).
 
 Every operation is an aten operator call through the dispatcher; the methods and Python
-operators are attached in tensor/methods.py.
+operators are attached from the API modules (keyroute/_api/<family>.py).
 """
 
 from __future__ import annotations

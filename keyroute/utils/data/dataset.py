@@ -198,7 +198,7 @@ def random_split(
                 )
     if sum(lengths) != len(dataset):
         raise ValueError("Sum of input lengths does not equal the length of the input dataset!")
-    from ..._creation import randperm
+    from ..._api.creation import randperm
 
     indices = randperm(sum(lengths), generator=generator).tolist()  # type: ignore[arg-type]
     return [
