@@ -127,6 +127,55 @@ def default_partition(joint: GraphModule, n_fw_out: int) -> tuple[GraphModule, G
     return fw_gm, bw_gm, len(saved_order)
 
 
+def make_inference_graph(
+    f: Callable[..., Any], args: tuple[Any, ...]
+) -> tuple[GraphModule, list[int]]:
+    """The functionalized forward graph of `f` (no autograd): placeholders arg0_1..; outputs
+    the new values of the inputs `f` mutates (in input order), then `f`'s outputs; returns the
+    graph and the indices of the mutated inputs, which the runtime wrapper copies back (the
+    copy is outside the graph, as PyTorch's AOT graphs show). Unused pure calls are removed."""
+    from ..dispatcher.keys import DispatchKey
+    from ..dispatcher.tls import IncludeDispatchKeyGuard
+    from ..layers import functionalize as FL
+    from ..utils._pytree import tree_flatten
+
+    mutated: list[int] = []
+
+    def flat_fn(*flat: Any) -> Any:
+        wrapped = [FL.to_functional(a) if isinstance(a, Tensor) else a for a in flat]
+        old = FL._AUTO_FUNCTIONALIZE[0], FL._REAPPLY_VIEWS[0]
+        FL._AUTO_FUNCTIONALIZE[0], FL._REAPPLY_VIEWS[0] = True, True
+        try:
+            with IncludeDispatchKeyGuard(DispatchKey.Functionalize):
+                out = f(*wrapped)
+            outs = []
+            for i, (a, w) in enumerate(zip(flat, wrapped)):
+                if isinstance(w, FL.FunctionalTensorWrapper):
+                    FL.sync(w)
+                    if FL.from_functional(w) is not a:
+                        mutated.append(i)
+                        outs.append(FL.from_functional(w))
+            leaves, _spec = tree_flatten(out)
+            for leaf in leaves:
+                if isinstance(leaf, FL.FunctionalTensorWrapper):
+                    FL.sync(leaf)
+                    leaf = FL.from_functional(leaf)
+                outs.append(leaf)
+            return tuple(outs)
+        finally:
+            FL._AUTO_FUNCTIONALIZE[0], FL._REAPPLY_VIEWS[0] = old
+
+    gm = dispatch_trace(
+        flat_fn,
+        tuple(a.detach() if isinstance(a, Tensor) else a for a in args),
+        tracing_mode="fake",
+        placeholder_names=[f"arg{i}" for i in range(len(args))],
+    )
+    gm.graph.eliminate_dead_code()
+    gm.recompile()
+    return gm, mutated
+
+
 def _identity_compiler(gm: GraphModule, example_inputs: Any) -> Callable[..., Any]:
     return gm
 
@@ -148,7 +197,14 @@ def aot_function(
     bw_compiler = bw_compiler or fw_compiler
     cache: dict[Any, Any] = {}
 
+    from ..autograd.grad_mode import is_grad_enabled
+
     def compiled(*args: Any) -> Any:
+        needs_grad = is_grad_enabled() and any(
+            isinstance(a, Tensor) and a.requires_grad for a in args
+        )
+        if not needs_grad:
+            return _inference(args)
         key = tuple(
             (tuple(a.shape), a.dtype, a.requires_grad) if isinstance(a, Tensor) else a for a in args
         )
@@ -156,6 +212,8 @@ def aot_function(
         if entry is None:
             joint, n_out = make_joint_graph(fn, args)
             fw_gm, bw_gm, n_saved = partition_fn(joint, n_out)
+            fw_gm.graph.eliminate_dead_code()
+            fw_gm.recompile()
             fw = fw_compiler(fw_gm, list(args))
             bw = bw_compiler(bw_gm, None)
             entry = cache[key] = (fw, bw, n_out, n_saved)
@@ -175,7 +233,37 @@ def aot_function(
 
         return CompiledFunction.apply(*args)
 
+    def _inference(args: tuple[Any, ...]) -> Any:
+        key = (
+            "inference",
+            *((tuple(a.shape), a.dtype) if isinstance(a, Tensor) else a for a in args),
+        )
+        entry = cache.get(key)
+        if entry is None:
+            gm, mutated = make_inference_graph(fn, args)
+            entry = cache[key] = (fw_compiler(gm, list(args)), mutated, _out_spec(fn, args))
+        run, mutated, spec = entry
+        res = run(*args)
+        for i, idx in enumerate(mutated):
+            args[idx].copy_(res[i])  # the epilogue: input mutations applied outside the graph
+        outs = list(res[len(mutated) :])
+        from ..utils._pytree import tree_unflatten
+
+        return tree_unflatten(outs, spec)
+
     return compiled
+
+
+def _out_spec(fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+    """The structure of `fn`'s output (from a run on fake copies of the inputs)."""
+    from ..subclasses.fake_tensor import FakeTensorMode
+    from ..utils._pytree import tree_flatten
+
+    mode = FakeTensorMode()
+    fakes = [mode.from_tensor(a.detach()) if isinstance(a, Tensor) else a for a in args]
+    with mode:
+        out = fn(*fakes)
+    return tree_flatten(out)[1]
 
 
 def aot_module(

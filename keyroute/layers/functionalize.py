@@ -363,8 +363,41 @@ def _view(op: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     return _wrap(out, st, (*metas, ViewMeta(op, args[1:], kwargs, None, not reapply)), gen)
 
 
+#: Set by the AOT path: a mutating custom operator becomes `auto_functionalized_v2` (PyTorch's
+#: FunctionalTensorMode does this under AOT; plain `functionalize` refuses such an operator).
+_AUTO_FUNCTIONALIZE = [False]
+
+
+def _auto_functionalize(op: Any, schema: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    from .._higher_order_ops.auto_functionalize import auto_functionalized_v2
+
+    params = schema.arguments
+    bound: dict[str, Any] = dict(zip((p.name for p in params), args))
+    bound.update(kwargs)
+    names = [params[i].name for i in schema.mutated_arg_indices]
+    targets = [bound[n] for n in names]
+    bases = [_unwrap(t, True) for t in targets]
+    rest = {
+        p.name: _unwrap(bound[p.name], True)
+        for p in params
+        if p.name in bound and p.name not in names
+    }
+    out = auto_functionalized_v2(op, _all_bases=bases, **rest)
+    n_ret = len(schema.returns)
+    for t, v in zip(targets, out[n_ret:]):
+        if isinstance(t, FunctionalTensorWrapper):
+            _commit(t, v)
+            sync(t)
+    rets = tuple(_wrap_out(r) for r in out[:n_ret])
+    if n_ret == 0:
+        return None
+    return rets[0] if n_ret == 1 else rets
+
+
 def _mutation(op: Any, schema: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     if op.namespace != "aten":
+        if _AUTO_FUNCTIONALIZE[0]:
+            return _auto_functionalize(op, schema, args, kwargs)
         raise _custom_refusal(op)
     functional = _functional_variant(op)
     if functional is None:
