@@ -183,3 +183,4 @@ _C._is_functional_tensor = _is_functional_tensor
 from . import func  # noqa: E402  (torch.func: vmap, grad, ... on the functorch layers)
 from .func import vmap  # noqa: E402
 from ._higher_order_ops import cond  # noqa: E402
+from . import export  # noqa: E402, F401

@@ -128,7 +128,11 @@ def default_partition(joint: GraphModule, n_fw_out: int) -> tuple[GraphModule, G
 
 
 def make_inference_graph(
-    f: Callable[..., Any], args: tuple[Any, ...]
+    f: Callable[..., Any],
+    args: tuple[Any, ...],
+    *,
+    names: list[str] | None = None,
+    decomposition_table: dict[Any, Any] | None = None,
 ) -> tuple[GraphModule, list[int]]:
     """The functionalized forward graph of `f` (no autograd): placeholders arg0_1..; outputs
     the new values of the inputs `f` mutates (in input order), then `f`'s outputs; returns the
@@ -169,7 +173,9 @@ def make_inference_graph(
         flat_fn,
         tuple(a.detach() if isinstance(a, Tensor) else a for a in args),
         tracing_mode="fake",
-        placeholder_names=[f"arg{i}" for i in range(len(args))],
+        decomposition_table=decomposition_table,
+        placeholder_names=names or [f"arg{i}" for i in range(len(args))],
+        flat_names=names is not None,
     )
     gm.graph.eliminate_dead_code()
     gm.recompile()
