@@ -44,9 +44,7 @@ _PROTECTED = frozenset(Tensor.__slots__) | {"grad", "requires_grad", "data"}
 
 
 def _int_tuple(name: str, value: Any) -> tuple[int, ...]:
-    if not isinstance(value, (tuple, list)) or not all(
-        type(v) is int for v in value
-    ):
+    if not isinstance(value, (tuple, list)) or not all(type(v) is int for v in value):
         raise RuntimeError(
             f"keyroute.load: a tensor's {name} must be a tuple of ints, got {value!r}"
         )
@@ -61,8 +59,7 @@ def check_storage_geometry(
     stride = _int_tuple("stride", stride)
     if len(size) != len(stride):
         raise RuntimeError(
-            f"mismatch in length of strides and shape: sizes {list(size)}, strides "
-            f"{list(stride)}"
+            f"mismatch in length of strides and shape: sizes {list(size)}, strides {list(stride)}"
         )
     if type(storage_offset) is not int:
         raise RuntimeError(f"keyroute.load: invalid storage offset {storage_offset!r}")
@@ -70,9 +67,7 @@ def check_storage_geometry(
         raise RuntimeError(f"Tensor: invalid storage offset {storage_offset}")
     for s in size:
         if s < 0:
-            raise RuntimeError(
-                f"Trying to create tensor with negative dimension {s}: {list(size)}"
-            )
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(size)}")
     if any(st < 0 for st in stride):
         raise RuntimeError(
             f"Storage size calculation overflowed with sizes={list(size)} and "
@@ -103,8 +98,7 @@ def _untyped(storage: Any) -> UntypedStorage:
     if isinstance(storage, UntypedStorage):
         return storage
     raise RuntimeError(
-        f"keyroute.load: expected a storage to rebuild a tensor from, got "
-        f"{type(storage).__name__}"
+        f"keyroute.load: expected a storage to rebuild a tensor from, got {type(storage).__name__}"
     )
 
 
@@ -233,7 +227,7 @@ def _rebuild_device_tensor_from_cpu_tensor(
 def _rebuild_device_tensor_from_numpy(
     data: Any, dtype: Any, device: Any, requires_grad: bool
 ) -> Tensor:
-    from ._creation import from_numpy
+    from ._api.creation import from_numpy
 
     t = from_numpy(np.asarray(data)).to(dtype=_check_dtype(dtype), device=_restore_device(device))
     if requires_grad:

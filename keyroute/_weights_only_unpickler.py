@@ -231,7 +231,7 @@ class Unpickler:
         while True:
             key = read(1)
             if not key:
-                raise EOFError
+                raise EOFError("pickle data was truncated")
             op = key[0]
             stack = self.stack
             if op == 0x63:  # GLOBAL

@@ -110,8 +110,15 @@ class ArchiveWriter:
         self._write(struct.pack("<IIQI", 0x07064B50, 0, eocd64, 1))
         self._write(
             struct.pack(
-                "<IHHHHIIH", 0x06054B50, 0, 0, min(n, 0xFFFF), min(n, 0xFFFF),
-                min(cd_size, _U32), min(cd_start, _U32), 0,
+                "<IHHHHIIH",
+                0x06054B50,
+                0,
+                0,
+                min(n, 0xFFFF),
+                min(n, 0xFFFF),
+                min(cd_size, _U32),
+                min(cd_start, _U32),
+                0,
             )  # fmt: skip
         )
 

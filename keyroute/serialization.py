@@ -28,13 +28,14 @@ import re
 import sys
 import threading
 from collections import OrderedDict
-from typing import IO, Any, Callable, Union
+from collections.abc import Callable
+from typing import IO, Any, Union
 
 import numpy as np
 
 from . import _weights_only_unpickler as _wo
 from ._zip_archive import ArchiveReader, ArchiveWriter, archive_name_for
-from .storage import STORAGE_DTYPES, TypedStorage, UntypedStorage, storage_type_name
+from .storage import TypedStorage, UntypedStorage, storage_type_name
 from .tensor._tensor import Size, Tensor, _address, _root_array
 from .tensor.device import Device
 from .tensor.dtype import dtype as _dtype_cls
@@ -56,8 +57,8 @@ __all__ = [
 
 DEFAULT_PROTOCOL = 2
 StorageType = _wo.StorageType
-FileLike = Union[str, os.PathLike, IO[bytes]]
-MAP_LOCATION = Union[Callable[..., Any], Device, str, dict, None]
+FileLike = Union[str, os.PathLike, IO[bytes]]  # noqa: UP007 (a runtime alias, as PyTorch's)
+MAP_LOCATION = Union[Callable[..., Any], Device, str, dict, None]  # noqa: UP007
 
 UNSAFE_MESSAGE = (
     "In PyTorch 2.6, we changed the default value of the `weights_only` argument in `torch.load` "
@@ -215,7 +216,7 @@ class _TorchPickler(pickle._Pickler):  # type: ignore[name-defined,misc]
 
     # tensors ----------------------------------------------------------------------------------
     def _reduce_tensor(self, t: Tensor) -> Any:
-        from .nn.parameter import Parameter
+        from .nn.parameter import Buffer, Parameter
 
         state = dict(t.__dict__) if t.__dict__ else None
         if type(t) is Parameter or isinstance(t, Parameter):
@@ -226,6 +227,9 @@ class _TorchPickler(pickle._Pickler):  # type: ignore[name-defined,misc]
                 return (_G_PARAM_STATE, (data, t.requires_grad, OrderedDict(), state))
             return (_G_PARAM, (data, t.requires_grad, OrderedDict()))
         func, args = self._plain_tensor_args(t)
+        if isinstance(t, Buffer):
+            # A registered buffer is a plain tensor in PyTorch (nn.Buffer only marks it).
+            return (func, args)
         if type(t) is Tensor and not state:
             return (func, args)
         new_type = _G_TENSOR if type(t) is Tensor else type(t)
@@ -241,7 +245,8 @@ class _TorchPickler(pickle._Pickler):  # type: ignore[name-defined,misc]
             )
         root, offset, stride = self._storage_geometry(data)
         ref = self._storage_ref(root, t._dtype, data.itemsize)
-        return (_G_REBUILD_V2, (ref, offset, tuple(data.shape), stride, t.requires_grad, OrderedDict()))
+        args = (ref, offset, tuple(data.shape), stride, t.requires_grad, OrderedDict())
+        return (_G_REBUILD_V2, args)
 
     @staticmethod
     def _storage_geometry(data: np.ndarray) -> tuple[np.ndarray, int, tuple[int, ...]]:
@@ -328,7 +333,8 @@ def save(
             _write_archive(out, name, buf, pickler.storages, _disable_byteorder_record)
     else:
         if not callable(getattr(f, "write", None)):
-            raise TypeError(f"Buffer of {str(type(f)).strip('<>')} has no callable attribute 'write'")
+            kind = str(type(f)).strip("<>")
+            raise TypeError(f"Buffer of {kind} has no callable attribute 'write'")
         _write_archive(f, "archive", buf, pickler.storages, _disable_byteorder_record)  # type: ignore[arg-type]
         flush = getattr(f, "flush", None)
         if callable(flush):
@@ -465,8 +471,7 @@ class _Loader:
         typename = _wo._ascii(typename)
         if typename != "storage":
             raise RuntimeError(
-                "Unknown typename for persistent_load, expected 'storage' but got "
-                f"'{typename}'"
+                f"Unknown typename for persistent_load, expected 'storage' but got '{typename}'"
             )
         key, location = _wo._ascii(key), _wo._ascii(location)
         if storage_type is UntypedStorage:

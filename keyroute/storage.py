@@ -83,6 +83,4 @@ class TypedStorage:
         return flat.tolist()
 
     def __repr__(self) -> str:
-        return (
-            f"TypedStorage(dtype={self.dtype}, device={self.device}) of size {self.size()}"
-        )
+        return f"TypedStorage(dtype={self.dtype}, device={self.device}) of size {self.size()}"

@@ -19,6 +19,7 @@ from ..dispatcher.registration import Library, fallthrough_kernel
 __all__ = ["fallback_lib"]
 
 fallback_lib = Library._internal("_", "IMPL")
+fallback_lib._builtin = True  # a user fallback may replace these (replace_builtin=True)
 
 for _key in (
     "BackendSelect",

@@ -10,7 +10,6 @@ from typing import Any
 __all__ = ["swap_tensors"]
 
 
-
 def swap_tensors(t1: Any, t2: Any) -> None:
     """After the call t1 has t2's content (data, metadata, autograd state, class, __dict__)."""
     from ..tensor._tensor import Tensor

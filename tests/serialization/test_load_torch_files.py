@@ -110,7 +110,7 @@ def test_state_dict_assign_into_meta_built_module():
     with keyroute.device("meta"):
         model = keyroute.nn.Sequential(
             keyroute.nn.Linear(3, 4),
-                keyroute.nn.ReLU(),
+            keyroute.nn.ReLU(),
             keyroute.nn.Linear(4, 2),
         )
     assert model[0].weight.is_meta
