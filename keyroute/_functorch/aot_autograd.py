@@ -42,6 +42,7 @@ def make_joint_graph(f: Callable[..., Any], args: tuple[Tensor, ...]) -> tuple[G
     def joint(*flat: Any) -> Any:
         primals, tangents = flat[: len(args)], flat[len(args) :]
         out = f(*primals)
+        _tag_forward_nodes()
         out_t = out if isinstance(out, (tuple, list)) else (out,)
         grads = autograd.grad(
             list(out_t), [primals[i] for i in diff], list(tangents), allow_unused=True
@@ -65,6 +66,18 @@ def make_joint_graph(f: Callable[..., Any], args: tuple[Tensor, ...]) -> tuple[G
     return gm, n_out
 
 
+def _tag_forward_nodes() -> None:
+    """Mark the nodes traced so far (the forward pass, including the detaches autograd makes
+    when it saves outputs) as forward nodes, as PyTorch's partitioner_tag does."""
+    from ..fx.experimental.proxy_tensor import ProxyTorchDispatchMode
+    from ..layers.python import mode_stack
+
+    for m in mode_stack():
+        if isinstance(m, ProxyTorchDispatchMode):
+            for n in m.tracking.graph.nodes:
+                n.meta.setdefault("partitioner_tag", "is_forward")
+
+
 def _zeros_like(t: Tensor) -> Tensor:
     from .. import zeros
 
@@ -81,15 +94,11 @@ def default_partition(joint: GraphModule, n_fw_out: int) -> tuple[GraphModule, G
     placeholders = [n for n in nodes if n.op == "placeholder"]
     primals = [p for p in placeholders if p.name.startswith("primals")]
     tangents = [p for p in placeholders if p.name.startswith("tangents")]
-    # Forward nodes: the ancestors of the forward outputs (tangents never among them).
-    fw: set[Node] = set()
-    stack = [o for o in fw_outs if isinstance(o, Node)]
-    while stack:
-        n = stack.pop()
-        if n in fw:
-            continue
-        fw.add(n)
-        stack.extend(n.all_input_nodes)
+    # Forward nodes: those traced during the forward pass (their partitioner tag); the rest,
+    # which read the tangents, are the backward.
+    fw: set[Node] = {
+        n for n in nodes if n.meta.get("partitioner_tag") == "is_forward" and n.op != "placeholder"
+    }
     fw |= set(primals)
     bw = [n for n in nodes if n not in fw and n.op not in ("placeholder", "output")]
     saved: list[Node] = []
@@ -97,15 +106,15 @@ def default_partition(joint: GraphModule, n_fw_out: int) -> tuple[GraphModule, G
         for i in n.all_input_nodes:
             if i in fw and i not in saved and i.op != "get_attr":
                 saved.append(i)
+    order = {n: k for k, n in enumerate(nodes)}
+    saved.sort(key=order.__getitem__)  # in graph order, as PyTorch's
     # Forward graph: primals -> user outputs + saved values.
     fwg = Graph()
     env: dict[Node, Node] = {}
     for n in nodes:
         if n in fw:
             env[n] = fwg.node_copy(n, lambda x: env[x])
-    saved_non_primal = [s for s in saved if s.op != "placeholder"]
-    saved_primals = [s for s in saved if s.op == "placeholder"]
-    saved_order = saved_non_primal + saved_primals
+    saved_order = saved
     fwg.output(tuple(map_arg(list(fw_outs), lambda x: env[x])) + tuple(env[s] for s in saved_order))
     # Backward graph: saved values + tangents -> gradients.
     bwg = Graph()

@@ -252,6 +252,15 @@ def sync(t: Tensor) -> None:
             d["_generation"] = st.generation
 
 
+def _sync_if_view(w: FunctionalTensorWrapper) -> None:
+    """After a mutation, a view regenerates from the updated base at once; a base keeps its
+    (current) value and its old generation, so a view taken from it next is computed from that
+    value and regenerated when read, as PyTorch's graphs show (`t = t(add)` unused, then
+    `t_1 = t(add)`)."""
+    if w.__dict__["_view_metas"]:
+        sync(w)
+
+
 def _commit(w: FunctionalTensorWrapper, value: Tensor) -> None:
     d = w.__dict__
     d["_value"] = value
@@ -387,7 +396,7 @@ def _auto_functionalize(op: Any, schema: Any, args: tuple[Any, ...], kwargs: dic
     for t, v in zip(targets, out[n_ret:]):
         if isinstance(t, FunctionalTensorWrapper):
             _commit(t, v)
-            sync(t)
+            _sync_if_view(t)
     rets = tuple(_wrap_out(r) for r in out[:n_ret])
     if n_ret == 0:
         return None
@@ -431,7 +440,7 @@ def _mutation(op: Any, schema: Any, args: tuple[Any, ...], kwargs: dict[str, Any
     for t, v in zip(targets, new_values):
         if isinstance(t, FunctionalTensorWrapper):
             _commit(t, v)
-            sync(t)
+            _sync_if_view(t)
     # The in-place op returns its written argument(s).
     if len(schema.returns) == 0:
         return None
