@@ -55,7 +55,17 @@ def make_joint_graph(f: Callable[..., Any], args: tuple[Tensor, ...]) -> tuple[G
     names = [f"primals_{i + 1}" for i in range(len(args))] + [
         f"tangents_{i + 1}" for i in range(n_out)
     ]
-    gm = dispatch_trace(
+    from .._dispatch.python import enable_python_dispatcher
+
+    with enable_python_dispatcher():  # AOT tracing runs the Python kernels, as PyTorch's
+        gm = _trace_joint(joint, fake_primals, fake_tangents, mode, names)
+    return gm, n_out
+
+
+def _trace_joint(
+    joint: Any, fake_primals: Any, fake_tangents: Any, mode: Any, names: list[str]
+) -> GraphModule:
+    return dispatch_trace(
         joint,
         (*fake_primals, *fake_tangents),
         tracing_mode="fake",
@@ -63,7 +73,6 @@ def make_joint_graph(f: Callable[..., Any], args: tuple[Tensor, ...]) -> tuple[G
         placeholder_names=names,
         flat_names=True,
     )
-    return gm, n_out
 
 
 def _tag_forward_nodes() -> None:
@@ -178,7 +187,17 @@ def make_inference_graph(
         finally:
             FL._AUTO_FUNCTIONALIZE[0], FL._REAPPLY_VIEWS[0] = old
 
-    gm = dispatch_trace(
+    from .._dispatch.python import enable_python_dispatcher
+
+    with enable_python_dispatcher():
+        gm = _trace_inference(flat_fn, args, decomposition_table, names)
+    gm.graph.eliminate_dead_code()
+    gm.recompile()
+    return gm, mutated
+
+
+def _trace_inference(flat_fn: Any, args: Any, decomposition_table: Any, names: Any) -> GraphModule:
+    return dispatch_trace(
         flat_fn,
         tuple(a.detach() if isinstance(a, Tensor) else a for a in args),
         tracing_mode="fake",
@@ -186,9 +205,6 @@ def make_inference_graph(
         placeholder_names=names or [f"arg{i}" for i in range(len(args))],
         flat_names=names is not None,
     )
-    gm.graph.eliminate_dead_code()
-    gm.recompile()
-    return gm, mutated
 
 
 def _identity_compiler(gm: GraphModule, example_inputs: Any) -> Callable[..., Any]:
