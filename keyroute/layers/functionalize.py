@@ -346,6 +346,14 @@ def functionalize_fallback(keyset: Any, op: Any, *args: Any, **kwargs: Any) -> A
         if schema.is_mutable:
             return _mutation(op, schema, args, kwargs)
         if (
+            _AUTO_FUNCTIONALIZE[0]
+            and op._name == "aten::_unsafe_view"
+            and isinstance(args[0], FunctionalTensorWrapper)
+        ):
+            # Under the AOT path `_unsafe_view` is functionalized as `view` (PyTorch's
+            # FunctionalTensorMode); plain functionalize keeps it, as PyTorch's C++ pass does.
+            return _view(_op("view"), args, kwargs)
+        if (
             any(r is not None for r in schema.aliased_returns)
             and args
             and isinstance(args[0], FunctionalTensorWrapper)
