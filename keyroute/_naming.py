@@ -23,6 +23,10 @@ def set_name(name: str) -> None:
     # Type names print through __module__ (`<class 'torch.Tensor'>`, pickled class paths).
     keyroute.Tensor.__module__ = name
     _rename_classes(keyroute, name)
+    from .dispatcher.operator import all_ops
+
+    for op in all_ops():
+        op.__module__ = f"{name}._ops.{op.namespace}"
 
 
 def _rename_classes(keyroute: object, name: str) -> None:

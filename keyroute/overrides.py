@@ -5,13 +5,23 @@ PyTorch checks every public function and Tensor method for `__torch_function__` 
 keeps its plain path free of that check (Note [torch function install]): the public functions
 (`keyroute.add`, `keyroute.nn.functional.relu`) and the Tensor methods are replaced by checking
 wrappers only once a subclass with a `__torch_function__` is defined or a mode is entered, and
-the originals come back when the last mode exits (if no such subclass exists).
+the originals come back when the last mode exits (if no such subclass exists). Tensor-like
+classes that are not Tensor subclasses (a class with a `__torch_function__` classmethod) are
+seen when they are created (Note [tensor-like classes]).
 
 Note [torch function install]: a wrapper is `if state: handle(...) else orig(...)` where the
 state test reads two module globals; it is installed by rebinding the module attribute or the
 Tensor class attribute, so calls made inside keyroute (which bind their callees directly) are
-not seen, as PyTorch's handlers see only the outermost public call. The mode stack is global to
-the process (keyroute's runtime is single-threaded), PyTorch's is per thread.
+not seen, as PyTorch's handlers see only the outermost public call. A reference to a function
+or method taken before the wrappers went in (`add = torch.add` at import time) keeps calling
+the original. The mode stack is global to the process (keyroute's runtime is single-threaded),
+PyTorch's is per thread.
+
+Note [tensor-like classes]: PyTorch checks every argument of every call for a
+`__torch_function__`; keyroute instead learns of such classes when they are created:
+`builtins.__build_class__` is wrapped (after importing keyroute) to look for a
+`__torch_function__` in each new class's namespace, and installs the wrappers on the first.
+Creating a class costs one dict lookup more; operator calls cost nothing.
 """
 
 from __future__ import annotations
@@ -177,18 +187,34 @@ def _record_names() -> None:
                 _names.setdefault(id(fn), prefix + attr)
 
 
+#: Binary operator dunders: a TypeError from the handlers becomes NotImplemented, so Python
+#: tries the reflected operator and then raises its own "unsupported operand type(s)" (as
+#: PyTorch's _handle_torch_function_and_wrap_type_error_to_not_implemented).
+_BINARY = frozenset(
+    f"__{p}{n}__"
+    for n in ("add sub mul truediv floordiv mod pow matmul and or xor lshift rshift div".split())
+    for p in ("", "r", "i")
+) | frozenset({"__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"})
+
+
 def _make_wrapper(
     orig: Callable[..., Any], qualname: str, reported: str | None = None
 ) -> Callable[..., Any]:
     """The checking wrapper; `reported` names the Tensor method handlers see instead."""
+    binary = qualname.removeprefix("Tensor.") in _BINARY
 
     @functools.wraps(orig)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         if _mode_stack or _tf_types:
             overloaded = _overloaded_args(args, kwargs)
             if overloaded or (_mode_stack and not _all_disabled):
-                public = wrapper if reported is None else getattr(Tensor, reported)
-                return _dispatch(public, overloaded, args, kwargs)
+                public = wrapper if reported is None else getattr(Tensor, reported, wrapper)
+                if not binary:
+                    return _dispatch(public, overloaded, args, kwargs)
+                try:
+                    return _dispatch(public, overloaded, args, kwargs)
+                except TypeError:
+                    return NotImplemented
         return orig(*args, **kwargs)
 
     _names[id(wrapper)] = qualname
@@ -536,6 +562,7 @@ def _as_subclass(self: Tensor, cls: type) -> Tensor:
 
 def _on_subclass(cls: type, **kwargs: Any) -> None:
     super(Tensor, cls).__init_subclass__(**kwargs)
+    _opt_out_if_internal(cls)
     _tf_cache.clear()
     if _has_tf(cls):
         _tf_types.add(cls)
@@ -547,17 +574,44 @@ Tensor.as_subclass = _as_subclass  # type: ignore[attr-defined]
 Tensor.__init_subclass__ = classmethod(_on_subclass)  # type: ignore[assignment]
 
 
-def _opt_out_builtin_subclasses() -> None:
-    """Parameter, Buffer and FakeTensor opt out of __torch_function__, as PyTorch's do."""
-    from .nn.parameter import Buffer, Parameter
-    from .subclasses.fake_tensor import FakeTensor
+def _watch_class_creation() -> None:
+    """Install the wrappers when a class defining __torch_function__ is created (Note
+    [tensor-like classes]); Tensor subclasses are also caught by __init_subclass__."""
+    import builtins
 
-    for cls in (Parameter, Buffer, FakeTensor):
-        if "__torch_function__" not in vars(cls):
-            cls.__torch_function__ = _disabled_torch_function_impl  # type: ignore[attr-defined]
+    original = builtins.__build_class__
+    if getattr(original, "_keyroute_watch", False):
+        return
+
+    def build_class(func: Any, name: str, *bases: Any, **kwargs: Any) -> Any:
+        cls = original(func, name, *bases, **kwargs)
+        if isinstance(cls, type) and "__torch_function__" in cls.__dict__ and _has_tf(cls):
+            _tf_types.add(cls)
+            _install()
+        return cls
+
+    build_class._keyroute_watch = True  # type: ignore[attr-defined]
+    builtins.__build_class__ = build_class
+
+
+def _opt_out_if_internal(cls: type) -> None:
+    """keyroute's own Tensor subclasses (Parameter, Buffer, FakeTensor, the functorch and
+    functionalization wrappers) opt out of __torch_function__: PyTorch's are C++ tensors or
+    set `_disabled_torch_function_impl` themselves."""
+    if cls.__module__.startswith("keyroute.") and "__torch_function__" not in vars(cls):
+        cls.__torch_function__ = _disabled_torch_function_impl  # type: ignore[attr-defined]
+
+
+def _opt_out_builtin_subclasses() -> None:
+    todo = list(Tensor.__subclasses__())
+    while todo:
+        cls = todo.pop()
+        _opt_out_if_internal(cls)
+        todo.extend(cls.__subclasses__())
 
 
 _opt_out_builtin_subclasses()
+_watch_class_creation()
 _C.DisableTorchFunctionSubclass = DisableTorchFunctionSubclass  # type: ignore[attr-defined]
 _C.DisableTorchFunction = DisableTorchFunction  # type: ignore[attr-defined]
 _C._is_torch_function_mode_enabled = _is_torch_function_mode_enabled  # type: ignore[attr-defined]

@@ -426,18 +426,31 @@ def jvp(
     out, vjp_fn = res[0], res[1]
     flat_out, out_spec = tree_flatten(out)
     with enable_grad():
-        us = [o.detach().new_zeros(o.shape).requires_grad_() for o in flat_out]
+        # The cotangent u lives at the outputs' core (physical) tensors: the vjp is linear in
+        # it, and differentiating the pulled-back cores against the tangents gives J t there.
+        u_cores, us, chains = [], [], []
+        for o in flat_out:
+            chain, core = _wrappers(o)
+            uc = core.detach().new_zeros(core.shape).requires_grad_()
+            u_cores.append(uc)
+            us.append(_rewrap(uc, chain))
+            chains.append(chain)
         pulled = tree_flatten(vjp_fn(tree_unflatten(us, out_spec)))[0]
-        pairs = [(p, t) for p, t in zip(pulled, flat_t) if p.requires_grad]
-        if pairs:
+        outs, cots = [], []
+        for p, t in zip(pulled, flat_t):
+            _, pc = _wrappers(p)
+            if pc.requires_grad:
+                outs.append(pc)
+                cots.append(_match(t, p))
+        if outs:
             outs_t = _autograd_grad(
-                [p for p, _ in pairs], us, [t for _, t in pairs], allow_unused=True,
-                create_graph=_any_grad_level(),
-            )  # fmt: skip
+                outs, u_cores, cots, allow_unused=True, create_graph=_any_grad_level()
+            )
         else:
-            outs_t = [None] * len(us)
+            outs_t = [None] * len(u_cores)
     tangents_out = [
-        (t if t is not None else o.new_zeros(o.shape)) for t, o in zip(outs_t, flat_out)
+        _rewrap_under(t, chain) if t is not None else o.new_zeros(o.shape)
+        for t, o, chain in zip(outs_t, flat_out, chains)
     ]
     primal_out = tree_unflatten([o.detach() if not _any_grad_level() else o for o in flat_out],
                                 out_spec)  # fmt: skip

@@ -22,6 +22,10 @@ def mm_rule(op: Any, info: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -
     pa, ba = phys(a, level)
     pb, bb = phys(b, level)
     if ba and bb:
+        if pb.stride(0) == 0 and pa.stride(0) != 0:
+            # The right operand is one matrix expanded over the batch (a weight lifted into a
+            # grad level inside vmap): one mm forward, per-sample outer products backward.
+            return add_batch_dim(_broadcast_mm().apply(pa, pb), 0, level)
         return add_batch_dim(aten.bmm.default(pa, pb), 0, level)
     if ba:  # (B, n, k) @ (k, m): one mm over the folded batch
         rows = a.shape[0]
@@ -32,6 +36,44 @@ def mm_rule(op: Any, info: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -
     cols = pb.permute([1, 0, 2]).reshape([k, n * m])
     out = aten.mm.default(pa, cols)
     return add_batch_dim(out.view([a.shape[0], n, m]), 1, level)
+
+
+_BROADCAST_MM: list[Any] = []
+
+
+def _broadcast_mm() -> Any:
+    """bmm(a, b) for b = one (k, m) matrix expanded over the batch (batch stride 0), as an
+    autograd Function: forward folds the batch into rows (one mm); backward gives a its
+    gradient by one mm and b its per-sample gradients a_i^T g_i (each sample's own slot of the
+    expanded tensor), all with differentiable ops (so higher-order transforms compose)."""
+    if _BROADCAST_MM:
+        return _BROADCAST_MM[0]
+    from ..autograd.function import Function
+
+    class BroadcastMM(Function):
+        @staticmethod
+        def forward(ctx: Any, a: Any, b: Any) -> Any:
+            ctx.save_for_backward(a, b)
+            n, rows, k = a.shape
+            m = b.shape[2]
+            return aten.mm.default(a.reshape([n * rows, k]), b.select(0, 0)).view([n, rows, m])
+
+        @staticmethod
+        def backward(ctx: Any, g: Any) -> Any:
+            a, b = ctx.saved_tensors
+            n, rows, k = a.shape
+            m = b.shape[2]
+            ga = gb = None
+            if ctx.needs_input_grad[0]:
+                ga = aten.mm.default(g.reshape([n * rows, m]), b.select(0, 0).t())
+                ga = ga.view([n, rows, k])
+            if ctx.needs_input_grad[1]:
+                at = a.transpose(1, 2)
+                gb = at * g if rows == 1 else aten.bmm.default(at, g)
+            return ga, gb
+
+    _BROADCAST_MM.append(BroadcastMM)
+    return BroadcastMM
 
 
 def bmm_rule(op: Any, info: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:

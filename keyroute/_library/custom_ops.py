@@ -230,10 +230,15 @@ class CustomOpDef:
         return fn
 
     def register_vmap(self, func: Callable[..., Any] | None = None, /) -> Any:
-        """Register the operator's vmap rule (torch.library.register_vmap)."""
-        from ..library import register_vmap
+        """Register the operator's vmap rule (torch.library.register_vmap):
+        func(info, in_dims, *args, **kwargs) -> (output, out_dims)."""
+        from ..layers.functorch import register_vmap_rule
 
-        return register_vmap(self, func)
+        def register(fn: Callable[..., Any]) -> Callable[..., Any]:
+            register_vmap_rule(self._qualname.removesuffix(".default"), fn)
+            return fn
+
+        return register(func) if func is not None else register
 
     def register_autograd(
         self, backward: Callable[..., Any], /, *, setup_context: Callable[..., Any] | None = None

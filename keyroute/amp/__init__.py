@@ -34,10 +34,9 @@ class autocast:  # noqa: N801
     ) -> None:
         if not isinstance(device_type, str):
             raise ValueError(f"Expected `device_type` of type `str`, got: `{type(device_type)}`")
-        if device_type not in _DEVICE_TYPES:
-            raise RuntimeError(
-                f"User specified an unsupported autocast device_type '{device_type}'"
-            )
+        from ..tensor.device import Device
+
+        Device(device_type)  # an unknown device type fails with PyTorch's parsing message
         self.device = device_type
         self.fast_dtype = dtype
         self._enabled = bool(enabled)

@@ -28,7 +28,7 @@ def random_(self, *, generator=None):
     tags=_SEEDED,
 )
 def exponential_(self, lambd=1.0, *, generator=None):
-    check(lambd > 0.0, f"exponential_ expects lambda > 0.0, but found lambda={lambd}")
+    check(lambd > 0.0, f"exponential_ expects lambda > 0.0, but found lambda={lambd:g}")
     return self
 
 
@@ -38,7 +38,7 @@ def exponential_(self, lambd=1.0, *, generator=None):
     tags=_SEEDED,
 )
 def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
-    check(sigma > 0.0, f"cauchy_ expects sigma > 0.0, but found sigma={sigma}")
+    check(sigma > 0.0, f"cauchy_ expects sigma > 0.0, but found sigma={sigma:g}")
     return self
 
 
@@ -48,7 +48,7 @@ def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
     tags=_SEEDED,
 )
 def log_normal_(self, mean=1.0, std=2.0, *, generator=None):
-    check(std > 0.0, f"log_normal_ expects std > 0.0, but found std={std}")
+    check(std > 0.0, f"log_normal_ expects std > 0.0, but found std={std:g}")
     return self
 
 
@@ -57,7 +57,7 @@ def log_normal_(self, mean=1.0, std=2.0, *, generator=None):
     tags=_SEEDED,
 )
 def geometric_(self, p, *, generator=None):
-    check(0 < p < 1, f"geometric_ expects p to be in (0, 1), but got p={p}")
+    check(0 < p < 1, f"geometric_ expects p to be in (0, 1), but got p={p:g}")
     return self
 
 

@@ -92,7 +92,7 @@ def unpack_dual(tensor: Any, *, level: int | None = None) -> Any:
             return UnpackedDualTensor(tensor.detach(), t)
     if not tensor.requires_grad or not duals:
         return UnpackedDualTensor(tensor, None)
-    from . import grad as autograd_grad
+    from .engine import grad as autograd_grad
 
     with enable_grad():
         u = tensor.detach().new_zeros(tensor.shape).requires_grad_()

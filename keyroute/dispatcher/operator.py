@@ -27,6 +27,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
+from .. import _naming
 from . import trace as _trace
 from .alias import (
     ALIAS_EXPANSION,
@@ -351,6 +352,8 @@ class OpOverload:
         opname = name.split("::", 1)[-1]
         self.__name__ = f"{opname}.{overload_name or 'default'}"
         self.__qualname__ = self.__name__
+        # PyTorch's OpOverload.__module__ is "torch._ops.<ns>" (dispatch modes print it).
+        self.__module__ = f"{_naming.NAME}._ops.{name.split('::', 1)[0]}"
 
     # -- names (PyTorch's OpOverload attributes)
     @property

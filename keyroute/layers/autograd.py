@@ -31,12 +31,12 @@ from typing import Any
 
 from ..autograd._meta import AutogradMeta
 from ..autograd.derivatives import DERIVATIVES, NOT_IMPLEMENTED, Derivative
-from ..autograd.derivatives.random import RANDOM_DERIVATIVES
 from ..autograd.derivatives.no_formula import (
     COMPOSITE_WITH_FORMULA,
     GENERATED_OUT,
     NON_DIFFERENTIABLE,
 )
+from ..autograd.derivatives.random import RANDOM_DERIVATIVES
 from ..autograd.graph import SavedTensor, _sequence, grad_accumulator, gradient_edge, set_history
 from ..autograd.nodes import CopySlices, make_node_class
 from ..autograd.nodes import NotImplemented as _NotImplementedFn  # not the builtin

@@ -26,13 +26,14 @@ import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from .._C import _disabled_torch_function_impl
 from ..dispatcher.boxing import normalize_args
 from ..dispatcher.keys import DispatchKey
 from ..dispatcher.keyset import full_after_bits, key_bits
 from ..dispatcher.operator import BIND_HOOKS
 from ..dispatcher.registration import Library
 from ..dispatcher.tls import state as _tls
-from ..tensor._tensor import Tensor, make_tensor
+from ..tensor._tensor import BACKEND_BITS, Tensor, make_tensor
 from ..tensor.meta_array import MetaArray
 from ..tensor.subclass import keys_for_device
 
@@ -105,9 +106,12 @@ def layer_stack() -> list[Any]:
 
 def _sync_front_key(stack: list[Any]) -> None:
     st = _tls.s
-    want = any(i.kind == "vmap" for i in stack)
-    has = bool(st.include & _FRONT_BIT)
-    if want != has:
+    want = False
+    for i in stack:
+        if i.kind == "vmap":
+            want = True
+            break
+    if want != bool(st.include & _FRONT_BIT):
         st.include = (st.include | _FRONT_BIT) if want else (st.include & ~_FRONT_BIT)
         st.refresh()
 
@@ -168,7 +172,10 @@ def top_vmap() -> Any:
 class BatchedTensor(Tensor):
     """A tensor batched at one vmap level: `_value` holds the batch dimension at `_bdim`.
 
-    Its metadata (shape, strides, dtype) is the per-sample one; it has no data of its own."""
+    Its metadata (shape, strides, dtype) is the per-sample one; it has no data of its own.
+    Like PyTorch's (a C++ TensorImpl there) it has no `__torch_function__` of its own."""
+
+    __torch_function__ = staticmethod(_disabled_torch_function_impl)
 
     def __repr__(self, *, tensor_contents: Any = None) -> str:  # type: ignore[override]
         d = self.__dict__
@@ -191,6 +198,18 @@ def is_batchedtensor(t: Any) -> bool:
     return type(t) is BatchedTensor
 
 
+_KEYS_BY_BACKEND: dict[int, int] = {}
+
+
+def _keys(value: Tensor) -> int:
+    """A BatchedTensor's key set: FuncTorchBatched plus its value's device keys (cached)."""
+    backend = value._ks & BACKEND_BITS
+    ks = _KEYS_BY_BACKEND.get(backend)
+    if ks is None:
+        ks = _KEYS_BY_BACKEND[backend] = keys_for_device(value.device) | _BATCHED_BIT
+    return ks
+
+
 def add_batch_dim(value: Tensor, bdim: int, level: int) -> BatchedTensor:
     """Wrap `value` as batched at `level` over its dimension `bdim` (PyTorch's _add_batch_dim)."""
     shape = tuple(value.shape)
@@ -198,7 +217,7 @@ def add_batch_dim(value: Tensor, bdim: int, level: int) -> BatchedTensor:
     logical = shape[:bdim] + shape[bdim + 1 :]
     lstrides = strides[:bdim] + strides[bdim + 1 :]
     meta = MetaArray(logical, lstrides, value._dtype.np)
-    t = make_tensor(meta, value._dtype, keys_for_device(value.device) | _BATCHED_BIT, BatchedTensor)
+    t = make_tensor(meta, value._dtype, _keys(value), BatchedTensor)
     d = t.__dict__
     d["_value"] = value
     d["_bdim"] = bdim
@@ -318,8 +337,21 @@ def batched_fallback(keyset: Any, op: Any, *args: Any, **kwargs: Any) -> Any:
             f"(it escaped through a side channel); operator {name}"
         )
     info = RuleInfo(level, interp.batch_size, interp.randomness)
-    with _below(level):
+    # The stack cut below `level` (as _below does, inlined: this runs for every batched op).
+    stack = _local.stack
+    cut = len(stack)
+    while cut and stack[cut - 1].level >= level:
+        cut -= 1
+    if cut == len(stack):
         return rule(op, info, args, kwargs)
+    saved = stack[cut:]
+    del stack[cut:]
+    _sync_front_key(stack)
+    try:
+        return rule(op, info, args, kwargs)
+    finally:
+        stack.extend(saved)
+        _sync_front_key(stack)
 
 
 # ----------------------------------------------------------------------------- loop fallback

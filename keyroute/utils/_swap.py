@@ -18,12 +18,14 @@ def swap_tensors(t1: Any, t2: Any) -> None:
         raise TypeError(f"Expected t1 to be a tensor, but got {type(t1)}")
     if not isinstance(t2, Tensor):
         raise TypeError(f"Expected t2 to be a tensor, but got {type(t2)}")
-    if _extra_slots(type(t1)) != _extra_slots(type(t2)):
-        raise RuntimeError("Cannot swap t1 and t2 if they have different slots")
     import weakref
 
-    if weakref.getweakrefcount(t1) or weakref.getweakrefcount(t2):
-        raise RuntimeError("Cannot swap t1 and t2 if they have weakrefs")
+    if weakref.getweakrefs(t1):
+        raise RuntimeError("Cannot swap t1 because it has weakref associated with it")
+    if weakref.getweakrefs(t2):
+        raise RuntimeError("Cannot swap t2 because it has weakref associated with it")
+    if _extra_slots(type(t1)) != _extra_slots(type(t2)):
+        raise RuntimeError("Cannot swap t1 and t2 if they have different slots")
     for name in Tensor.__slots__:
         if name in ("__weakref__", "__dict__"):
             continue

@@ -119,6 +119,43 @@ PROGRAMS: dict[str, str] = {
         "result = func.vmap(lambda t: (F.max_pool2d(t, 2), F.avg_pool2d(t, 2), "
         "F.pad(t, (1, 1)), F.adaptive_avg_pool2d(t, 1)))(img)"
     ),
+    "vmap_losses_weighted": (
+        "wt = torch.tensor([1.0, 2.0, 0.5, 3.0])\n"
+        "tg = torch.tensor([[1, 3], [0, -100], [2, 1]])\n"
+        "xx = torch.arange(24.).reshape(3, 2, 4).sin()\n"
+        "result = func.vmap(lambda t, y: (F.cross_entropy(t, y, weight=wt), "
+        "F.cross_entropy(t, y, reduction='none'), F.cross_entropy(t, y, reduction='sum'), "
+        "F.nll_loss(t.log_softmax(-1), y, ignore_index=-100), "
+        "F.binary_cross_entropy_with_logits(t, t.sigmoid()), F.l1_loss(t, t * 2)))(xx, tg)"
+    ),
+    "vmap_index_put_and_setitem": (
+        "i = torch.tensor([0, 2])\n"
+        "def f(t):\n    u = t.clone()\n    u[i] = 7.0\n    u[1] = u[3] * 2\n    return u\n"
+        "result = (func.vmap(f)(x), func.vmap(lambda t, s: t.index_put((i,), s))"
+        "(x, torch.ones(3, 2)))"
+    ),
+    "vmap_embedding_batched_weight": (
+        "emb = torch.arange(2 * 5 * 3.).reshape(2, 5, 3).sin()\n"
+        "ids = torch.tensor([[0, 4, 1], [3, 3, 2]])\n"
+        "result = (func.vmap(F.embedding)(ids, emb), "
+        "func.vmap(F.embedding, in_dims=(None, 0))(ids[0], emb))"
+    ),
+    "vmap_conv_groups_padding": (
+        "img = torch.arange(2 * 1 * 4 * 6 * 6.).reshape(2, 1, 4, 6, 6).sin()\n"
+        "wt = torch.arange(2 * 4 * 2 * 3 * 3.).reshape(2, 4, 2, 3, 3).cos()\n"
+        "result = (func.vmap(lambda i, w: F.conv2d(i, w, padding=1, groups=2))(img, wt), "
+        "func.vmap(lambda i: F.conv1d(i, wt[0, :, :, 0], stride=2))(img[:, :, :, 0]))"
+    ),
+    "vmap_bmm_one_side": (
+        "result = (func.vmap(torch.bmm, in_dims=(0, None))(m.unsqueeze(1).expand(2, 2, 3, 4), "
+        "m2), func.vmap(torch.matmul)(m, m2))"
+    ),
+    "vmap_out_dims_negative": "result = func.vmap(lambda t: t.unsqueeze(0), out_dims=-1)(x)",
+    "jacrev_chunk_size": ("result = func.jacrev(lambda t: t.cumprod(0), chunk_size=2)(v + 2)"),
+    "random_same_dropout": (
+        "out = func.vmap(lambda t: F.dropout(t, 0.5), randomness='same')(torch.ones(4, 6))\n"
+        "result = (bool((out[0] == out[3]).all()), tuple(out.shape))"
+    ),
     # ---------------------------------------------------------------- in-place
     "vmap_inplace_batched": (
         "def f(t):\n    u = t.clone()\n    u.mul_(2)\n    u.add_(1)\n    u[0] = 5.0\n    return u\n"
@@ -266,6 +303,26 @@ PROGRAMS: dict[str, str] = {
     "vmap_of_jacrev_of_grad": (
         "f = lambda t: (t.sin() ** 2).sum()\nresult = func.vmap(func.jacrev(func.grad(f)))(x)"
     ),
+    "vmap_grad_unbatched_input_batched_closure": (
+        "w0 = torch.tensor([1.0, 2.0, 3.0, 4.0])\n"
+        "result = func.vmap(lambda xb: func.grad(lambda w: (w * xb).sum() ** 2)(w0))(x)"
+    ),
+    "compose_vmap_jacfwd": "result = func.vmap(func.jacfwd(lambda t: t.sin() * t.sum()))(x)",
+    "compose_jacrev_of_vmap": "result = func.jacrev(func.vmap(torch.sin))(a)",
+    "compose_vjp_of_vmap": (
+        "out, fn = func.vjp(func.vmap(lambda t: t.exp() * t.sum()), a)\n"
+        "result = (out, fn(torch.ones(2, 3)))"
+    ),
+    "compose_vmap_of_vjp": (
+        "result = func.vmap(lambda t: func.vjp(lambda u: u.sin() * u, t)[1](t.cos())[0])(x)"
+    ),
+    "compose_vmap_hessian": "result = func.vmap(func.hessian(lambda t: (t ** 3).sum()))(a)",
+    "compose_vmap_jvp": (
+        "result = func.vmap(lambda t: func.jvp(lambda u: u.tanh() @ v, (t,), (t.cos(),)))(x)"
+    ),
+    "compose_grad_of_grad_in_vmap": (
+        "result = func.vmap(func.grad(func.grad(lambda t: t.sin() * t)))(v)"
+    ),
     # ---------------------------------------------------------------- forward mode
     "jvp_sin": "result = func.jvp(torch.sin, (v,), (torch.ones(4),))",
     "jvp_two_inputs": (
@@ -308,6 +365,22 @@ PROGRAMS: dict[str, str] = {
         "    def jvp(ctx, tt):\n        (t,) = ctx.saved_tensors\n        return tt * 3 * t ** 2\n"
         "result = (func.jvp(Cube.apply, (v,), (torch.ones(4),)), func.grad(lambda t: Cube.apply(t)"
         ".sum())(v))"
+    ),
+    "autograd_function_jvp_own_formula": (
+        "class Scaled(torch.autograd.Function):\n"
+        "    @staticmethod\n"
+        "    def forward(t):\n        return t * 2\n"
+        "    @staticmethod\n"
+        "    def setup_context(ctx, inputs, output):\n        pass\n"
+        "    @staticmethod\n"
+        "    def backward(ctx, g):\n        return g * 2\n"
+        "    @staticmethod\n"
+        "    def jvp(ctx, tt):\n        return tt * 5\n"
+        "result = func.jvp(Scaled.apply, (v,), (torch.ones(4),))"
+    ),
+    "forward_ad_dual_requires_grad": (
+        "fwAD = torch.autograd.forward_ad\n"
+        "with fwAD.dual_level():\n    result = fwAD.make_dual(v, torch.ones(4)).requires_grad"
     ),
     # ---------------------------------------------------------------- functional_call
     "functional_call_linear": (

@@ -343,3 +343,28 @@ def _long_mixed(M: Any) -> list[Any]:  # noqa: N803
         out.append(M.rand(n, generator=g, dtype=M.float64))
         out.append(M.randint(0, 2**30, (n,), generator=g))
     return out
+
+
+# -- idioms of the runtime around a model
+
+
+@case("sampler-seed-idiom")
+def _sampler_seed(M: Any) -> list[Any]:  # noqa: N803
+    # RandomSampler: a seed from the default generator, then randperm from a fresh generator.
+    M.manual_seed(0)
+    seed = int(M.empty((), dtype=M.int64).random_().item())
+    g = M.Generator()
+    g.manual_seed(seed)
+    return [M.tensor([seed % 2**62]), M.randperm(10, generator=g), M.randperm(37, generator=g)]
+
+
+@case("make-tensor")
+def _make_tensor(M: Any) -> list[Any]:  # noqa: N803
+    M.manual_seed(6)
+    mk = M.testing.make_tensor
+    return [
+        mk((4, 5), dtype=M.float32, device="cpu"),
+        mk((3,), dtype=M.float64, device="cpu", low=-1, high=1),
+        mk((6,), dtype=M.int64, device="cpu"),
+        mk((2, 2), dtype=M.bool, device="cpu"),
+    ]

@@ -111,3 +111,40 @@ def test_state_moves_between_pytorch_and_keyroute_live() -> None:
 def test_generator_argument_type_error() -> None:
     with pytest.raises(TypeError):
         kr.bernoulli(kr.rand(2), generator=3)
+
+
+# (expression, exception type, PyTorch 2.13's message); the tensor is left unchanged
+BAD = [
+    ("x.geometric_(1.5)", RuntimeError, "geometric_ expects p to be in (0, 1), but got p=1.5"),
+    ("x.exponential_(-1)", RuntimeError, "exponential_ expects lambda > 0.0, but found lambda=-1"),
+    ("x.cauchy_(0, -1)", RuntimeError, "cauchy_ expects sigma > 0.0, but found sigma=-1"),
+    ("x.log_normal_(0, -1)", RuntimeError, "log_normal_ expects std > 0.0, but found std=-1"),
+    (
+        "x.uniform_(2, 1)",
+        RuntimeError,
+        "uniform_ expects to return a [from, to) range, but found from=2 > to=1",
+    ),
+    (
+        "M.multinomial(x, 4)",
+        RuntimeError,
+        "cannot sample n_sample > prob_dist.size(-1) samples without replacement",
+    ),
+    ("x.bernoulli_(1.5)", RuntimeError, "bernoulli_ expects p to be in [0, 1], but got p=1.5"),
+]
+
+
+@pytest.mark.parametrize("expr, exc, msg", BAD)
+def test_bad_arguments(expr: str, exc: type, msg: str) -> None:
+    x = kr.full((3,), 0.25)
+    with pytest.raises(exc) as info:
+        eval(expr, {"M": kr, "x": x})
+    assert str(info.value) == msg
+    assert x.numpy().tolist() == [0.25] * 3
+
+
+@pytest.mark.parametrize("expr, exc, msg", BAD)
+def test_bad_arguments_live(expr: str, exc: type, msg: str) -> None:
+    torch = pytest.importorskip("torch")
+    with pytest.raises(exc) as info:
+        eval(expr, {"M": torch, "x": torch.full((3,), 0.25)})
+    assert str(info.value) == msg

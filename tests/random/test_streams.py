@@ -76,12 +76,29 @@ def test_known_gaps_name_cases() -> None:
     assert set(GAPS) <= set(CASES), sorted(set(GAPS) - set(CASES))
 
 
+# Cases that draw bernoulli_(float p) (directly, or through dropout): on an Intel CPU, PyTorch
+# builds with MKL take another kernel there (MKL's MCG31 stream seeded from one mt19937 word),
+# so PyTorch itself gives other numbers than the recording (made on an AMD CPU, PyTorch's
+# portable kernel, which keyroute reproduces).
+_MKL_BERNOULLI_CASES = ("bernoulli_-", "shape-", "noncontig", "dropout")
+
+
+def _torch_takes_mkl_bernoulli(torch: Any) -> bool:
+    try:
+        intel = "GenuineIntel" in Path("/proc/cpuinfo").read_text()
+    except OSError:
+        intel = False
+    return intel and torch.backends.mkl.is_available()
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_recorded_data_is_torch_live(name: str) -> None:
     """The recorded values are what the installed PyTorch gives (when it is importable)."""
     torch = pytest.importorskip("torch")
     if not torch.__version__.startswith("2.13"):
         pytest.skip("recorded with torch 2.13")
+    if name.startswith(_MKL_BERNOULLI_CASES) and _torch_takes_mkl_bernoulli(torch):
+        pytest.skip("PyTorch takes its MKL bernoulli_ kernel on this Intel CPU")
     values = CASES[name](torch)
     for i, v in enumerate(values):
         t = v.detach().contiguous()

@@ -2,7 +2,8 @@
 results do not depend on their inputs' values, so every input's gradient is zero, under
 PyTorch's node names (derivatives.yaml). Kept apart from DERIVATIVES: a random result cannot be
 checked against finite differences, which tests/autograd/test_gradients.py runs for each entry
-there; tests/random/test_random_autograd.py checks these instead."""
+there; tests/random/test_random_autograd.py checks these instead. The autograd layer
+(keyroute/layers/autograd.py) installs them with the others."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ RANDOM_DERIVATIVES: dict[str, Derivative] = {}
 
 def _zeros_like_inputs(*names: str) -> Any:
     def formula(grad: Any, **shapes: Any) -> tuple[Any, ...]:
-        from .._ops import ops
+        from ..._ops import ops
 
         zeros = ops.aten.zeros.default
         return tuple(

@@ -150,7 +150,7 @@ def native_dropout(input: Tensor, p: float, train: bool | None) -> tuple[Tensor,
         p1m = 1.0 - p
         scale = 0.0 if p1m == 0 else 1.0 / p1m
         # mask = empty_like(input, contiguous).bernoulli_(1 - p): one double uniform per
-        # element, in row-major order (see backends/cpu/random.py)
+        # element, in row-major order (see kernels/cpu/random.py)
         from .random import bernoulli_scalar_values
 
         n = a.size

@@ -16,6 +16,11 @@ steps (ATen's TransformationHelper.h, DistributionsHelper.h and cpu/Distribution
 - random_/randint: `word % range + from`, with a 64-bit draw when the range is 2**28 or more.
 - bernoulli (scalar p), exponential, cauchy, log_normal, geometric: the double distributions.
 
+The kernels are the ones PyTorch's x86 builds run with AVX2 (also chosen on AVX-512 machines for
+normal_) and, for bernoulli_(float p), the portable kernel: on Intel CPUs PyTorch's MKL builds
+instead draw that one from MKL's MCG31 stream (seeded by one mt19937 word), which keyroute does
+not reproduce.
+
 Elements are visited in TensorIterator's order: memory order (dimensions by decreasing
 stride), which is the row-major order of a contiguous tensor.
 """
@@ -334,6 +339,11 @@ from ._kernel import kernel, wrap  # noqa: E402
 from .core import _check_random_bounds, _check_randperm, resize_  # noqa: E402
 
 
+def _g(x: float) -> str:
+    """A double as PyTorch's messages print it (C++ ostream: 6 significant digits)."""
+    return f"{float(x):g}"
+
+
 def _floating(self: Tensor, what: str) -> None:
     if self._dtype.category < 2:
         raise NotImplementedError(f"\"{what}\" not implemented for '{self._dtype._short}'")
@@ -366,7 +376,8 @@ def uniform_(self, from_=0.0, to=1.0, *, generator=None):
         )
     if not from_ <= to:
         raise RuntimeError(
-            f"uniform_ expects to return a [from, to) range, but found from={from_} > to={to}"
+            f"uniform_ expects to return a [from, to) range, but found from={_g(from_)} > "
+            f"to={_g(to)}"
         )
     a = _writable(self)
     g = get_generator(generator)
@@ -508,7 +519,7 @@ def bernoulli__Tensor(self, p, *, generator=None):
 @kernel("exponential_")
 def exponential_(self, lambd=1.0, *, generator=None):
     if not lambd > 0.0:
-        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd}")
+        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={_g(lambd)}")
     if self._dtype.category != 2:
         raise RuntimeError(
             "Exponential distribution is a continuous probability distribution. dtype must be a "
@@ -522,6 +533,8 @@ def exponential_(self, lambd=1.0, *, generator=None):
 
 @kernel("cauchy_")
 def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
+    if not sigma > 0.0:
+        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={_g(sigma)}")
     _floating(self, "cauchy_cpu")
     a = _writable(self)
     if a.size:
@@ -531,6 +544,8 @@ def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
 
 @kernel("log_normal_")
 def log_normal_(self, mean=1.0, std=2.0, *, generator=None):
+    if not std > 0.0:
+        raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={_g(std)}")
     _floating(self, "log_normal_cpu")
     a = _writable(self)
     if a.size:
@@ -540,6 +555,10 @@ def log_normal_(self, mean=1.0, std=2.0, *, generator=None):
 
 @kernel("geometric_")
 def geometric_(self, p, *, generator=None):
+    if not 0 < p < 1:
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={_g(p)}")
+    if self._dtype.category == 3:
+        raise NotImplementedError(f"\"geometric_cpu\" not implemented for '{self._dtype._short}'")
     a = _writable(self)
     if a.size:
         _cast_fill(a, geometric_values(get_generator(generator), a.size, p))

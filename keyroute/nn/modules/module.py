@@ -511,8 +511,17 @@ class Module:
         return self
 
     def _apply(self, fn: Callable[[Tensor], Tensor]) -> Module:
+        """Apply fn to every parameter, gradient and buffer. As PyTorch's default, a converted
+        parameter keeps its identity (its `.data` is replaced, so optimizers holding it stay
+        valid); `torch.__future__.set_overwrite_module_params_on_conversion(True)` makes new
+        Parameter objects instead, and `set_swap_module_params_on_conversion(True)` swaps the
+        new tensors' contents into the old objects (utils.swap_tensors)."""
+        from ... import __future__ as future
         from ...autograd.grad_mode import no_grad
+        from ...utils import swap_tensors
 
+        overwrite = future.get_overwrite_module_params_on_conversion()
+        swap = future.get_swap_module_params_on_conversion()
         for m in self.children():
             m._apply(fn)
         for name, p in self._parameters.items():
@@ -520,12 +529,32 @@ class Module:
                 continue
             with no_grad():
                 new = fn(p)
-            if new is not p:
+            if new is p:
+                continue
+            grad = p.grad
+            if swap:
+                p.grad = None
+                try:
+                    swap_tensors(p, Parameter(new, requires_grad=p.requires_grad))
+                except RuntimeError:
+                    # keyroute's autograd holds a weakref to a leaf that has had a gradient
+                    # (PyTorch's holds it in C++): replace its data instead, same result.
+                    p.data = new
+                param = p
+            elif not overwrite:
+                p.data = new
+                param = p
+            else:
                 param = Parameter(new, requires_grad=p.requires_grad)
-                if p.grad is not None:
-                    with no_grad():
-                        param.grad = fn(p.grad)
                 self._parameters[name] = param
+            if grad is not None:
+                with no_grad():
+                    new_grad = fn(grad)
+                if not overwrite and not swap:
+                    grad.data = new_grad
+                    param.grad = grad
+                else:
+                    param.grad = new_grad.requires_grad_(grad.requires_grad)
         for name, b in self._buffers.items():
             if b is not None:
                 self._buffers[name] = fn(b)
