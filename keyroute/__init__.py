@@ -185,3 +185,5 @@ _C._is_functional_tensor = _is_functional_tensor
 from . import func  # noqa: E402  (torch.func: vmap, grad, ... on the functorch layers)
 from .func import vmap  # noqa: E402
 from ._higher_order_ops import cond  # noqa: E402
+from . import export  # noqa: E402, F401
+from ._dispatch import python as _dispatch_python  # noqa: E402, F401  (OpOverload.py_impl)

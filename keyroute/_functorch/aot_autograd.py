@@ -42,6 +42,7 @@ def make_joint_graph(f: Callable[..., Any], args: tuple[Tensor, ...]) -> tuple[G
     def joint(*flat: Any) -> Any:
         primals, tangents = flat[: len(args)], flat[len(args) :]
         out = f(*primals)
+        _tag_forward_nodes()
         out_t = out if isinstance(out, (tuple, list)) else (out,)
         grads = autograd.grad(
             list(out_t), [primals[i] for i in diff], list(tangents), allow_unused=True
@@ -54,7 +55,17 @@ def make_joint_graph(f: Callable[..., Any], args: tuple[Tensor, ...]) -> tuple[G
     names = [f"primals_{i + 1}" for i in range(len(args))] + [
         f"tangents_{i + 1}" for i in range(n_out)
     ]
-    gm = dispatch_trace(
+    from .._dispatch.python import enable_python_dispatcher
+
+    with enable_python_dispatcher():  # AOT tracing runs the Python kernels, as PyTorch's
+        gm = _trace_joint(joint, fake_primals, fake_tangents, mode, names)
+    return gm, n_out
+
+
+def _trace_joint(
+    joint: Any, fake_primals: Any, fake_tangents: Any, mode: Any, names: list[str]
+) -> GraphModule:
+    return dispatch_trace(
         joint,
         (*fake_primals, *fake_tangents),
         tracing_mode="fake",
@@ -62,7 +73,18 @@ def make_joint_graph(f: Callable[..., Any], args: tuple[Tensor, ...]) -> tuple[G
         placeholder_names=names,
         flat_names=True,
     )
-    return gm, n_out
+
+
+def _tag_forward_nodes() -> None:
+    """Mark the nodes traced so far (the forward pass, including the detaches autograd makes
+    when it saves outputs) as forward nodes, as PyTorch's partitioner_tag does."""
+    from ..fx.experimental.proxy_tensor import ProxyTorchDispatchMode
+    from ..layers.python import mode_stack
+
+    for m in mode_stack():
+        if isinstance(m, ProxyTorchDispatchMode):
+            for n in m.tracking.graph.nodes:
+                n.meta.setdefault("partitioner_tag", "is_forward")
 
 
 def _zeros_like(t: Tensor) -> Tensor:
@@ -81,15 +103,11 @@ def default_partition(joint: GraphModule, n_fw_out: int) -> tuple[GraphModule, G
     placeholders = [n for n in nodes if n.op == "placeholder"]
     primals = [p for p in placeholders if p.name.startswith("primals")]
     tangents = [p for p in placeholders if p.name.startswith("tangents")]
-    # Forward nodes: the ancestors of the forward outputs (tangents never among them).
-    fw: set[Node] = set()
-    stack = [o for o in fw_outs if isinstance(o, Node)]
-    while stack:
-        n = stack.pop()
-        if n in fw:
-            continue
-        fw.add(n)
-        stack.extend(n.all_input_nodes)
+    # Forward nodes: those traced during the forward pass (their partitioner tag); the rest,
+    # which read the tangents, are the backward.
+    fw: set[Node] = {
+        n for n in nodes if n.meta.get("partitioner_tag") == "is_forward" and n.op != "placeholder"
+    }
     fw |= set(primals)
     bw = [n for n in nodes if n not in fw and n.op not in ("placeholder", "output")]
     saved: list[Node] = []
@@ -97,15 +115,15 @@ def default_partition(joint: GraphModule, n_fw_out: int) -> tuple[GraphModule, G
         for i in n.all_input_nodes:
             if i in fw and i not in saved and i.op != "get_attr":
                 saved.append(i)
+    order = {n: k for k, n in enumerate(nodes)}
+    saved.sort(key=order.__getitem__)  # in graph order, as PyTorch's
     # Forward graph: primals -> user outputs + saved values.
     fwg = Graph()
     env: dict[Node, Node] = {}
     for n in nodes:
         if n in fw:
             env[n] = fwg.node_copy(n, lambda x: env[x])
-    saved_non_primal = [s for s in saved if s.op != "placeholder"]
-    saved_primals = [s for s in saved if s.op == "placeholder"]
-    saved_order = saved_non_primal + saved_primals
+    saved_order = saved
     fwg.output(tuple(map_arg(list(fw_outs), lambda x: env[x])) + tuple(env[s] for s in saved_order))
     # Backward graph: saved values + tangents -> gradients.
     bwg = Graph()
@@ -125,6 +143,68 @@ def default_partition(joint: GraphModule, n_fw_out: int) -> tuple[GraphModule, G
     bw_gm.graph.eliminate_dead_code()
     bw_gm.recompile()
     return fw_gm, bw_gm, len(saved_order)
+
+
+def make_inference_graph(
+    f: Callable[..., Any],
+    args: tuple[Any, ...],
+    *,
+    names: list[str] | None = None,
+    decomposition_table: dict[Any, Any] | None = None,
+) -> tuple[GraphModule, list[int]]:
+    """The functionalized forward graph of `f` (no autograd): placeholders arg0_1..; outputs
+    the new values of the inputs `f` mutates (in input order), then `f`'s outputs; returns the
+    graph and the indices of the mutated inputs, which the runtime wrapper copies back (the
+    copy is outside the graph, as PyTorch's AOT graphs show). Unused pure calls are removed."""
+    from ..dispatcher.keys import DispatchKey
+    from ..dispatcher.tls import IncludeDispatchKeyGuard
+    from ..layers import functionalize as FL
+    from ..utils._pytree import tree_flatten
+
+    mutated: list[int] = []
+
+    def flat_fn(*flat: Any) -> Any:
+        wrapped = [FL.to_functional(a) if isinstance(a, Tensor) else a for a in flat]
+        old = FL._AUTO_FUNCTIONALIZE[0], FL._REAPPLY_VIEWS[0]
+        FL._AUTO_FUNCTIONALIZE[0], FL._REAPPLY_VIEWS[0] = True, True
+        try:
+            with IncludeDispatchKeyGuard(DispatchKey.Functionalize):
+                out = f(*wrapped)
+            outs = []
+            for i, (a, w) in enumerate(zip(flat, wrapped)):
+                if isinstance(w, FL.FunctionalTensorWrapper):
+                    FL.sync(w)
+                    if FL.from_functional(w) is not a:
+                        mutated.append(i)
+                        outs.append(FL.from_functional(w))
+            leaves, _spec = tree_flatten(out)
+            for leaf in leaves:
+                if isinstance(leaf, FL.FunctionalTensorWrapper):
+                    FL.sync(leaf)
+                    leaf = FL.from_functional(leaf)
+                outs.append(leaf)
+            return tuple(outs)
+        finally:
+            FL._AUTO_FUNCTIONALIZE[0], FL._REAPPLY_VIEWS[0] = old
+
+    from .._dispatch.python import enable_python_dispatcher
+
+    with enable_python_dispatcher():
+        gm = _trace_inference(flat_fn, args, decomposition_table, names)
+    gm.graph.eliminate_dead_code()
+    gm.recompile()
+    return gm, mutated
+
+
+def _trace_inference(flat_fn: Any, args: Any, decomposition_table: Any, names: Any) -> GraphModule:
+    return dispatch_trace(
+        flat_fn,
+        tuple(a.detach() if isinstance(a, Tensor) else a for a in args),
+        tracing_mode="fake",
+        decomposition_table=decomposition_table,
+        placeholder_names=names or [f"arg{i}" for i in range(len(args))],
+        flat_names=names is not None,
+    )
 
 
 def _identity_compiler(gm: GraphModule, example_inputs: Any) -> Callable[..., Any]:
@@ -148,7 +228,14 @@ def aot_function(
     bw_compiler = bw_compiler or fw_compiler
     cache: dict[Any, Any] = {}
 
+    from ..autograd.grad_mode import is_grad_enabled
+
     def compiled(*args: Any) -> Any:
+        needs_grad = is_grad_enabled() and any(
+            isinstance(a, Tensor) and a.requires_grad for a in args
+        )
+        if not needs_grad:
+            return _inference(args)
         key = tuple(
             (tuple(a.shape), a.dtype, a.requires_grad) if isinstance(a, Tensor) else a for a in args
         )
@@ -156,6 +243,8 @@ def aot_function(
         if entry is None:
             joint, n_out = make_joint_graph(fn, args)
             fw_gm, bw_gm, n_saved = partition_fn(joint, n_out)
+            fw_gm.graph.eliminate_dead_code()
+            fw_gm.recompile()
             fw = fw_compiler(fw_gm, list(args))
             bw = bw_compiler(bw_gm, None)
             entry = cache[key] = (fw, bw, n_out, n_saved)
@@ -175,7 +264,37 @@ def aot_function(
 
         return CompiledFunction.apply(*args)
 
+    def _inference(args: tuple[Any, ...]) -> Any:
+        key = (
+            "inference",
+            *((tuple(a.shape), a.dtype) if isinstance(a, Tensor) else a for a in args),
+        )
+        entry = cache.get(key)
+        if entry is None:
+            gm, mutated = make_inference_graph(fn, args)
+            entry = cache[key] = (fw_compiler(gm, list(args)), mutated, _out_spec(fn, args))
+        run, mutated, spec = entry
+        res = run(*args)
+        for i, idx in enumerate(mutated):
+            args[idx].copy_(res[i])  # the epilogue: input mutations applied outside the graph
+        outs = list(res[len(mutated) :])
+        from ..utils._pytree import tree_unflatten
+
+        return tree_unflatten(outs, spec)
+
     return compiled
+
+
+def _out_spec(fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+    """The structure of `fn`'s output (from a run on fake copies of the inputs)."""
+    from ..subclasses.fake_tensor import FakeTensorMode
+    from ..utils._pytree import tree_flatten
+
+    mode = FakeTensorMode()
+    fakes = [mode.from_tensor(a.detach()) if isinstance(a, Tensor) else a for a in args]
+    with mode:
+        out = fn(*fakes)
+    return tree_flatten(out)[1]
 
 
 def aot_module(

@@ -103,11 +103,23 @@ class GraphModule(Module):
     def graph(self, g: Graph) -> None:
         object.__setattr__(self, "_graph", g)
         g.owning_module = self
-        self.recompile()
+        # Note [lazy recompile]: the code is generated and compiled when first needed (`.code`,
+        # a call, `forward`), so tracing does not pay for graphs nobody runs or prints.
+        object.__setattr__(self, "_code", None)
+
+    def _ensure_compiled(self) -> None:
+        if self.__dict__.get("_code") is None:
+            self.recompile()
 
     @property
     def code(self) -> str:
+        self._ensure_compiled()
         return self._code
+
+    def forward(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        # Only reached before the first compile (recompile sets the class's own forward).
+        self.recompile()
+        return type(self).forward(self, *args, **kwargs)
 
     def recompile(self) -> Any:
         gen = _CodeGen(self.graph, "self", False)
@@ -123,6 +135,7 @@ class GraphModule(Module):
         return pc
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        self._ensure_compiled()
         return super().__call__(*args, **kwargs)
 
     def print_readable(

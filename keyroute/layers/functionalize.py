@@ -252,6 +252,15 @@ def sync(t: Tensor) -> None:
             d["_generation"] = st.generation
 
 
+def _sync_if_view(w: FunctionalTensorWrapper) -> None:
+    """After a mutation, a view regenerates from the updated base at once; a base keeps its
+    (current) value and its old generation, so a view taken from it next is computed from that
+    value and regenerated when read, as PyTorch's graphs show (`t = t(add)` unused, then
+    `t_1 = t(add)`)."""
+    if w.__dict__["_view_metas"]:
+        sync(w)
+
+
 def _commit(w: FunctionalTensorWrapper, value: Tensor) -> None:
     d = w.__dict__
     d["_value"] = value
@@ -337,6 +346,14 @@ def functionalize_fallback(keyset: Any, op: Any, *args: Any, **kwargs: Any) -> A
         if schema.is_mutable:
             return _mutation(op, schema, args, kwargs)
         if (
+            _AUTO_FUNCTIONALIZE[0]
+            and op._name == "aten::_unsafe_view"
+            and isinstance(args[0], FunctionalTensorWrapper)
+        ):
+            # Under the AOT path `_unsafe_view` is functionalized as `view` (PyTorch's
+            # FunctionalTensorMode); plain functionalize keeps it, as PyTorch's C++ pass does.
+            return _view(_op("view"), args, kwargs)
+        if (
             any(r is not None for r in schema.aliased_returns)
             and args
             and isinstance(args[0], FunctionalTensorWrapper)
@@ -363,8 +380,41 @@ def _view(op: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     return _wrap(out, st, (*metas, ViewMeta(op, args[1:], kwargs, None, not reapply)), gen)
 
 
+#: Set by the AOT path: a mutating custom operator becomes `auto_functionalized_v2` (PyTorch's
+#: FunctionalTensorMode does this under AOT; plain `functionalize` refuses such an operator).
+_AUTO_FUNCTIONALIZE = [False]
+
+
+def _auto_functionalize(op: Any, schema: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    from .._higher_order_ops.auto_functionalize import auto_functionalized_v2
+
+    params = schema.arguments
+    bound: dict[str, Any] = dict(zip((p.name for p in params), args))
+    bound.update(kwargs)
+    names = [params[i].name for i in schema.mutated_arg_indices]
+    targets = [bound[n] for n in names]
+    bases = [_unwrap(t, True) for t in targets]
+    rest = {
+        p.name: _unwrap(bound[p.name], True)
+        for p in params
+        if p.name in bound and p.name not in names
+    }
+    out = auto_functionalized_v2(op, _all_bases=bases, **rest)
+    n_ret = len(schema.returns)
+    for t, v in zip(targets, out[n_ret:]):
+        if isinstance(t, FunctionalTensorWrapper):
+            _commit(t, v)
+            _sync_if_view(t)
+    rets = tuple(_wrap_out(r) for r in out[:n_ret])
+    if n_ret == 0:
+        return None
+    return rets[0] if n_ret == 1 else rets
+
+
 def _mutation(op: Any, schema: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     if op.namespace != "aten":
+        if _AUTO_FUNCTIONALIZE[0]:
+            return _auto_functionalize(op, schema, args, kwargs)
         raise _custom_refusal(op)
     functional = _functional_variant(op)
     if functional is None:
@@ -398,7 +448,7 @@ def _mutation(op: Any, schema: Any, args: tuple[Any, ...], kwargs: dict[str, Any
     for t, v in zip(targets, new_values):
         if isinstance(t, FunctionalTensorWrapper):
             _commit(t, v)
-            sync(t)
+            _sync_if_view(t)
     # The in-place op returns its written argument(s).
     if len(schema.returns) == 0:
         return None

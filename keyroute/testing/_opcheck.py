@@ -11,12 +11,10 @@ The tests, PyTorch's names and order:
   may require grad (a formula registered on a backend key would be silently wrong).
 - test_faketensor: the op on FakeTensors gives the real outputs' shapes, dtypes, strides and
   devices (PyTorch's CrossRefFakeMode message).
-- test_aot_dispatch_dynamic / test_aot_dispatch_static: PyTorch compares eager outputs and
-  gradients with AOTAutograd's. keyroute has no compiler; its stand-in runs the eager forward
-  and backward (sum of |outputs|, as PyTorch's check), which raises what PyTorch raises there
-  (e.g. no autograd formula), repeats them on FakeTensors (the traced run), and compares the
-  eager gradients with finite differences (float64) where PyTorch compares them with the
-  compiled ones.
+- test_aot_dispatch_dynamic / test_aot_dispatch_static: as PyTorch's, the eager outputs and
+  gradients (of the sum of |outputs|) against AOT Autograd's (keyroute._functorch.aot_autograd:
+  the joint graph traced on FakeTensors, partitioned, run); keyroute has no symbolic shapes,
+  so dynamic and static are the same check.
 
 A failing test raises OpCheckError("opcheck(op, ...): <test> failed with <error> (scroll up for
 stack trace)") chained to the error, or with raise_exception=False stores the error itself in
@@ -226,11 +224,11 @@ def fake_check(op: OpOverload, args: tuple[Any, ...], kwargs: dict[str, Any]) ->
 # -- test_aot_dispatch_* (no compiler: eager, fake and finite-difference stand-in) -------------
 
 
-def _forwards_backwards(op: OpOverload, args: Any, kwargs: Any) -> tuple[Any, Any]:
+def _forwards_backwards(fn: Any, args: Any) -> tuple[Any, Any]:
     from ..autograd import grad as autograd_grad
 
-    diff = [t for t in _flat((args, kwargs)) if t.requires_grad]
-    out = op(*args, **kwargs)
+    diff = [t for t in _flat(args) if t.requires_grad]
+    out = fn(*args)
     total: Any = None
     for t in _flat(out):
         s = t.sum().abs()
@@ -240,64 +238,62 @@ def _forwards_backwards(op: OpOverload, args: Any, kwargs: Any) -> tuple[Any, An
     return out, autograd_grad(total, diff, allow_unused=True)
 
 
+_OUTPUTS_MSG = (
+    "Outputs of the operator are different in eager-mode PyTorch vs AOTDispatcher tracing. This "
+    "means the operator will have incorrect output underneath torch.compile. This could be "
+    "because the operator's implementation not traceable."
+)
+_GRADS_MSG = (
+    "Gradients of the operator are different in eager-mode PyTorch vs AOTDispatcher. This means "
+    "the operator will have incorrect gradients underneath torch.compile. This could be because "
+    "the operator's backward is incorrectly registered or not traceable."
+)
+
+
 def aot_dispatch_check(
     op: OpOverload, args: tuple[Any, ...], kwargs: dict[str, Any], dynamic: bool = True
 ) -> None:
-    from ..subclasses.fake_tensor import FakeTensorMode
+    """PyTorch's aot_autograd_check: the op eagerly and through AOT Autograd (its joint graph
+    traced on fake tensors, partitioned, run), outputs and gradients compared."""
+    from .._functorch.aot_autograd import aot_function
+    from ..utils._pytree import tree_flatten, tree_unflatten
+    from . import assert_close
 
     if any(_is_abstract(t) for t in _flat((args, kwargs))):
         return
-    eager_args, eager_kwargs = _copy((args, kwargs))
-    _out, grads = _forwards_backwards(op, eager_args, eager_kwargs)
-    # The traced run: forward and backward must work on FakeTensors (as tracing needs). The
-    # metadata of its outputs is test_faketensor's business, as in PyTorch.
-    mode = FakeTensorMode()
-    fargs, fkwargs = _fake(mode, _copy((args, kwargs)))
-    with mode:
-        _forwards_backwards(op, fargs, fkwargs)
-    if grads is not None:
-        _gradients_against_finite_differences(op, args, kwargs)
+    flat, spec = tree_flatten((args, kwargs))
+    where = [i for i, v in enumerate(flat) if isinstance(v, Tensor)]
 
-
-def _gradients_against_finite_differences(op: OpOverload, args: Any, kwargs: Any) -> None:
-    from ..autograd.gradcheck import GradcheckError, gradcheck
-    from ..tensor.dtype import float64
-
-    def to64(v: Any) -> Any:
-        if isinstance(v, Tensor):
-            out = v.detach()
-            if out._dtype.is_floating_point:
-                out = out.to(float64)
-            else:
-                out = out.clone()
-            if v.requires_grad:
-                out.requires_grad_(True)
-            return out
-        if isinstance(v, (list, tuple)):
-            return type(v)(to64(x) for x in v)
-        return v
-
-    args64 = [to64(a) for a in args]
-    kwargs64 = {k: to64(v) for k, v in kwargs.items()}
-    where = [i for i, a in enumerate(args64) if isinstance(a, Tensor) and a.requires_grad]
-    if not where:
-        return
-
-    def fn(*diff: Any) -> Any:
-        full = list(args64)
-        for i, t in zip(where, diff):
+    def no_tensors(*tensors: Any) -> Any:
+        full = list(flat)
+        for i, t in zip(where, tensors):
             full[i] = t
-        return op(*full, **kwargs64)
+        a, k = tree_unflatten(full, spec)
+        return op(*a, **k)
 
+    compiled = aot_function(no_tensors)
+
+    def fresh() -> list[Any]:
+        return list(_copy(tuple(flat[i] for i in where)))
+
+    eager_in = fresh()
+    out, grads = _forwards_backwards(no_tensors, eager_in)
+    if grads is None:
+        compiled_out = compiled(*fresh())
+        try:
+            assert_close(compiled_out, out)
+        except AssertionError as e:
+            raise AssertionError(_OUTPUTS_MSG) from e
+        return
+    compiled_out, compiled_grads = _forwards_backwards(compiled, fresh())
     try:
-        gradcheck(fn, tuple(args64[i] for i in where), atol=1e-4, rtol=1e-3)
-    except GradcheckError as e:
-        raise AssertionError(
-            f"Gradients of the operator are different from finite differences (keyroute's "
-            f"stand-in for PyTorch's eager-vs-AOTDispatcher comparison): {e} This means the "
-            f"operator's backward is incorrectly registered: check the formula given to "
-            f"register_autograd (one gradient per input, in order)."
-        ) from e
+        assert_close(compiled_out, out)
+    except AssertionError as e:
+        raise AssertionError(_OUTPUTS_MSG) from e
+    try:
+        assert_close(list(compiled_grads), list(grads))
+    except AssertionError as e:
+        raise AssertionError(_GRADS_MSG) from e
 
 
 ALL_TEST_UTILS = {

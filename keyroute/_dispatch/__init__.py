@@ -1,0 +1,1 @@
+"""keyroute._dispatch (torch._dispatch): the Python dispatcher."""
