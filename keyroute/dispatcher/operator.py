@@ -21,6 +21,7 @@ never take this shortcut, and the trace shows every layer.
 from __future__ import annotations
 
 import functools
+import threading
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -139,6 +140,13 @@ _warned_override = False
 _PACKETS: dict[str, OpOverloadPacket] = {}
 _FALLBACKS: dict[int, list[KernelRegistration]] = {}
 
+#: Note [registration lock]: every change to the registry (kernels, schemas, fallbacks, the
+#: operator dict) and every cache fill holds this lock, so a resolution is computed from one
+#: consistent table and is never stored after a registration has dropped the caches. The hot
+#: path (a cache hit) takes no lock: it reads the old or the new cache, never a half-built one.
+#: Re-entrant: a library's registration calls several of these writers.
+REGISTRY_LOCK = threading.RLock()
+
 
 def _qualified(name: str, overload: str) -> str:
     return f"{name}.{overload}" if overload else name
@@ -154,11 +162,14 @@ def get_op(name: str, overload: str = "") -> OpOverload:
     q = _qualified(name, overload)
     op = _OPS.get(q)
     if op is None:
-        op = OpOverload(name, overload)
-        _OPS[q] = op
-        packet = _PACKETS.get(name)
-        if packet is not None:
-            packet._invalidate()
+        with REGISTRY_LOCK:
+            op = _OPS.get(q)
+            if op is None:
+                op = OpOverload(name, overload)
+                _OPS[q] = op
+                packet = _PACKETS.get(name)
+                if packet is not None:
+                    packet._invalidate()
     return op
 
 
@@ -167,6 +178,11 @@ def all_ops() -> list[OpOverload]:
 
 
 def _drop_op_if_empty(op: OpOverload) -> None:
+    with REGISTRY_LOCK:
+        _drop_op_if_empty_locked(op)
+
+
+def _drop_op_if_empty_locked(op: OpOverload) -> None:
     if op._schema is None and not op.kernels:
         q = op.qualified_name()
         if _OPS.get(q) is op:
@@ -184,30 +200,33 @@ def backend_fallback(key: int) -> KernelRegistration | None:
 def register_fallback(reg: KernelRegistration) -> Callable[[], None]:
     """Install a backend fallback for one runtime key; returns the function that removes it."""
     key = reg.key
-    existing = _FALLBACKS.get(key)
-    if existing:
-        raise RuntimeError(
-            f"Tried to register multiple backend fallbacks for the same dispatch key "
-            f"{key_name(key)}; previous registration {existing[-1].debug}, new registration "
-            f"{reg.debug}"
-        )
-    _FALLBACKS[key] = [reg]
-    _invalidate_all()
+    with REGISTRY_LOCK:
+        existing = _FALLBACKS.get(key)
+        if existing:
+            raise RuntimeError(
+                f"Tried to register multiple backend fallbacks for the same dispatch key "
+                f"{key_name(key)}; previous registration {existing[-1].debug}, new registration "
+                f"{reg.debug}"
+            )
+        _FALLBACKS[key] = [reg]
+        _invalidate_all()
 
     def remove() -> None:
-        regs = _FALLBACKS.get(key)
-        if regs and reg in regs:
-            regs.remove(reg)
-            if not regs:
-                del _FALLBACKS[key]
-            _invalidate_all()
+        with REGISTRY_LOCK:
+            regs = _FALLBACKS.get(key)
+            if regs and reg in regs:
+                regs.remove(reg)
+                if not regs:
+                    del _FALLBACKS[key]
+                _invalidate_all()
 
     return remove
 
 
 def _invalidate_all() -> None:
-    for op in _OPS.values():
-        op._invalidate()
+    with REGISTRY_LOCK:
+        for op in _OPS.values():
+            op._invalidate()
 
 
 # ----------------------------------------------------------------------------- errors
@@ -383,6 +402,10 @@ class OpOverload:
 
     # -- schema
     def set_schema(self, schema: Any) -> None:
+        with REGISTRY_LOCK:
+            self._set_schema(schema)
+
+    def _set_schema(self, schema: Any) -> None:
         if self._schema is None:
             _DEFINED_NAMES[self._name] = _DEFINED_NAMES.get(self._name, 0) + 1
         self._schema = schema
@@ -394,6 +417,10 @@ class OpOverload:
     # -- registration
     def add_kernel(self, reg: KernelRegistration) -> Callable[[], None]:
         """Register a kernel (newest wins); returns the function that removes it."""
+        with REGISTRY_LOCK:
+            return self._add_kernel(reg)
+
+    def _add_kernel(self, reg: KernelRegistration) -> Callable[[], None]:
         global _warned_override
         regs = self.kernels.setdefault(reg.key, [])
         if regs and not _warned_override:
@@ -410,17 +437,22 @@ class OpOverload:
         self._invalidate()
 
         def remove() -> None:
-            lst = self.kernels.get(reg.key)
-            if lst and reg in lst:
-                lst.remove(reg)
-                if not lst:
-                    del self.kernels[reg.key]
-                self._invalidate()
+            with REGISTRY_LOCK:
+                lst = self.kernels.get(reg.key)
+                if lst and reg in lst:
+                    lst.remove(reg)
+                    if not lst:
+                        del self.kernels[reg.key]
+                    self._invalidate()
 
         return remove
 
     def clear_schema(self) -> None:
         """Undo set_schema (the defining library is being destroyed)."""
+        with REGISTRY_LOCK:
+            self._clear_schema()
+
+    def _clear_schema(self) -> None:
         if self._schema is not None:
             n = _DEFINED_NAMES.get(self._name, 1) - 1
             if n:
@@ -441,10 +473,11 @@ class OpOverload:
         return str(self._schema) if self._schema is not None else self.qualified_name()
 
     def _invalidate(self) -> None:
-        self._table = None
-        self._masks = None
-        self._cache.clear()
-        self._rcache.clear()
+        with REGISTRY_LOCK:
+            self._table = None
+            self._masks = None
+            self._cache.clear()
+            self._rcache.clear()
 
     def _active(self, key: int) -> KernelRegistration | None:
         regs = self.kernels.get(key)
@@ -496,29 +529,42 @@ class OpOverload:
         return None
 
     def _get_table(self) -> dict[int, tuple[KernelRegistration, str]]:
-        table = self._table
-        if table is None:
-            table = {}
-            for k in TABLE_KEYS:
-                entry = self.compute_entry(k)
-                if entry is not None:
-                    table[k] = entry
-            self._table = table
-            self._masks = _fallthrough_masks(table)
-        return table
+        return self._table_and_masks()[0]
+
+    def _table_and_masks(self) -> tuple[dict[int, tuple[KernelRegistration, str]], list[int]]:
+        # The pair is read and built under the lock: a writer may drop it at any moment.
+        with REGISTRY_LOCK:
+            table, masks = self._table, self._masks
+            if table is None or masks is None:
+                table = {}
+                for k in TABLE_KEYS:
+                    entry = self.compute_entry(k)
+                    if entry is not None:
+                        table[k] = entry
+                masks = _fallthrough_masks(table)
+                self._table, self._masks = table, masks
+            return table, masks
 
     # -- resolution
     def _resolve(self, ks: int, collapse: bool) -> Callable[..., Any]:
-        """The callable that handles dispatch key set ks (cached by the caller).
+        """The cached callable for key set ks: a top-level call's (`collapse`) or a
+        redispatch's. Computed and stored under the lock (Note [registration lock])."""
+        with REGISTRY_LOCK:
+            cache = self._cache if collapse else self._rcache
+            fn = cache.get(ks)
+            if fn is None:
+                fn = cache[ks] = self._compute(ks, collapse)
+            return fn
+
+    def _compute(self, ks: int, collapse: bool) -> Callable[..., Any]:
+        """The callable that handles dispatch key set ks.
 
         A top-level call (`collapse`) masks out fallthrough keys first; a redispatch does not
         (its key set was masked at the top, as in PyTorch), so redispatching onto a
         fallthrough entry is an error, as PyTorch's INTERNAL ASSERT.
         """
-        table = self._get_table()
+        table, masks = self._table_and_masks()
         if collapse:
-            masks = self._masks
-            assert masks is not None
             ks = ks & masks[(ks & BACKEND_MASK).bit_length()]
         key = highest_priority_key(ks)
         entry = table.get(key)
@@ -545,7 +591,7 @@ class OpOverload:
         if collapse and not _trace.enabled and isinstance(fn, LayerKernel):
             below = fn.passthrough(masked)
             if below is not None:
-                return self._resolve(below, True)
+                return self._compute(below, True)
         if reg.is_fallback:
             if reg.with_keyset:
                 bound = functools.partial(fn, DispatchKeySet.from_raw(masked), self)
@@ -568,7 +614,7 @@ class OpOverload:
         ks = (ks | include) & mask
         fn = self._cache.get(ks)
         if fn is None:
-            fn = self._cache[ks] = self._resolve(ks, True)
+            fn = self._resolve(ks, True)
         return fn(*args, **kwargs)
 
     def _extract(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> int:
@@ -594,7 +640,7 @@ class OpOverload:
         """Dispatch with an explicit key-set int (TLS already applied by the caller)."""
         fn = self._cache.get(ks)
         if fn is None:
-            fn = self._cache[ks] = self._resolve(ks, True)
+            fn = self._resolve(ks, True)
         return fn(*args, **kwargs)
 
     def redispatch(self, keyset: DispatchKeySet | int, *args: Any, **kwargs: Any) -> Any:
@@ -603,13 +649,13 @@ class OpOverload:
         ks = keyset.repr_ if isinstance(keyset, DispatchKeySet) else int(keyset)
         fn = self._rcache.get(ks)
         if fn is None:
-            fn = self._rcache[ks] = self._resolve(ks, False)
+            fn = self._resolve(ks, False)
         return fn(*args, **kwargs)
 
     def _redispatch(self, ks: int, *args: Any, **kwargs: Any) -> Any:
         fn = self._rcache.get(ks)
         if fn is None:
-            fn = self._rcache[ks] = self._resolve(ks, False)
+            fn = self._resolve(ks, False)
         return fn(*args, **kwargs)
 
     def kernel_for_key(self, key: int) -> Callable[..., Any] | None:
@@ -679,7 +725,7 @@ def _call_source(pattern: tuple[tuple[int, int], ...], required: int, terms: lis
         "    try:\n"
         "        fn = CACHE[ks]\n"
         "    except KeyError:\n"
-        "        fn = CACHE[ks] = RESOLVE(ks, True)\n"
+        "        fn = RESOLVE(ks, True)\n"
         "    return fn(*args)\n"
     )
 
