@@ -16,6 +16,7 @@ from ...random import numpy_generator
 from ...tensor._tensor import Tensor, _root_array, make_tensor
 from ...tensor.device import Device
 from ...tensor.dtype import to_dtype
+from ...tensor.geometry import check_in_bounds
 from ...tensor.layout import preserve_format, to_memory_format
 from ._kernel import check_no_internal_overlap, kernel, wrap
 
@@ -36,6 +37,7 @@ def strided_view(
     flat = (
         root.reshape(-1).view(base_arr.dtype) if root.dtype != base_arr.dtype else root.reshape(-1)
     )
+    check_in_bounds(shape, stride, offset, item, flat.nbytes)  # NumPy would trust it
     start = flat[offset:] if offset else flat
     return _as_strided(
         start, shape, tuple(s * item for s in stride), writeable=base_arr.flags.writeable
@@ -409,14 +411,6 @@ def as_strided(self, size, stride, storage_offset=None):
     if len(shape) != len(strides):
         raise RuntimeError("mismatch in length of strides and shape")
     offset = self.storage_offset() if storage_offset is None else int(storage_offset)
-    root = _root_array(self._data)
-    needed = offset + (1 + sum((s - 1) * st for s, st in zip(shape, strides)) if all(shape) else 0)
-    if needed > root.nbytes // self._data.itemsize:
-        raise RuntimeError(
-            f"setStorage: sizes {list(shape)}, strides {list(strides)}, storage offset {offset}, "
-            f"and itemsize {self._data.itemsize} requiring a storage size of "
-            f"{needed * self._data.itemsize} are out of bounds for storage of size {root.nbytes}"
-        )
     return view_of(self, strided_view(self._data, shape, strides, offset))
 
 
