@@ -144,6 +144,11 @@ def _to_copy(
     non_blocking=False,
     memory_format=None,
 ):
+    if device is not None:
+        from ..tensor.device import Device
+
+        if Device(device).type != "meta":  # a meta tensor has no data to copy anywhere
+            raise NotImplementedError("Cannot copy out of meta tensor; no data!")
     dt = self._dtype if dtype is None else to_dtype(dtype)
     return _clone_meta(self, memory_format, dt)
 

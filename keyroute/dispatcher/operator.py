@@ -27,6 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import trace as _trace
+from .device_check import device_checked, is_device_mix
 from .alias import (
     ALIAS_EXPANSION,
     AUTOGRAD_KEYS,
@@ -576,6 +577,8 @@ class OpOverload:
             fn = _raiser(_no_kernel_error(self, key))
         else:
             fn = self._bind(entry[0], key, ks, collapse)
+            if collapse and is_device_mix(ks):
+                fn = device_checked(self, fn)  # tensors of two devices: PyTorch's check
         if _trace.enabled:
             fn = _trace.traced(self, ks, key, entry, fn, "call" if collapse else "redispatch")
         return fn

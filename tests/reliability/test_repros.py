@@ -46,6 +46,7 @@ def normalize(outcome: dict) -> dict:
     if "error" in outcome:
         kind, message = outcome["error"]
         message = re.sub(r"^\[enforce fail at [^\]]*\] err == 0\. ", "", message)
+        message = message.replace("keyroute.", "torch.")  # Tensor.type() names its module
         return {"error": [kind, message]}
     return outcome
 
