@@ -46,12 +46,15 @@ from .tensor.layout import (
     strided,
 )
 from . import library  # noqa: E402
-from .dispatcher import builtin_fallbacks  # noqa: E402, F401
+from .layers import fallbacks as _builtin_fallbacks  # noqa: E402, F401
 from . import aten as _aten_defs  # noqa: E402, F401  (defines the aten operators)
-from .backends import cpu as _cpu_backend  # noqa: E402, F401
-from .backends import meta as _meta_backend  # noqa: E402
+from .kernels import cpu as _cpu_backend  # noqa: E402, F401
+from .kernels import meta as _meta_backend  # noqa: E402
 from . import autograd  # noqa: E402
-from . import python_dispatch as _python_dispatch  # noqa: E402, F401
+from .layers import autograd as _autograd_layer  # noqa: E402, F401
+from .layers import inference as _inference_layer  # noqa: E402, F401
+from .layers import python as _python_layer  # noqa: E402, F401
+from .layers import functionalize as _functionalize_layer  # noqa: E402, F401
 from .autograd.grad_mode import (  # noqa: E402
     enable_grad,
     inference_mode,
@@ -70,7 +73,7 @@ from .random import (  # noqa: E402
     seed,
     set_rng_state,
 )
-from ._creation import (  # noqa: E402
+from ._api.creation import (
     arange,
     as_tensor,
     asarray,
@@ -95,7 +98,7 @@ from ._creation import (  # noqa: E402
     tensor,
     zeros,
     zeros_like,
-)
+)  # noqa: E402
 from . import _api  # noqa: E402
 from ._api import core as _api_core  # noqa: E402, F401
 from ._api import elementwise as _api_elementwise  # noqa: E402, F401
@@ -105,12 +108,15 @@ from ._api import indexing as _api_indexing  # noqa: E402, F401
 from ._api import assembly as _api_assembly  # noqa: E402, F401
 from ._api import linalg as _api_linalg  # noqa: E402, F401
 from ._api import nn as _api_nn  # noqa: E402, F401
+from ._api import random as _api_random  # noqa: E402, F401
+from ._api import closeness as _api_closeness  # noqa: E402, F401
 from . import nn  # noqa: E402
 from . import optim  # noqa: E402
 from .utils import python_dispatch as _utils_python_dispatch  # noqa: E402, F401
 from .tensor import subclass as _tensor_subclass  # noqa: E402, F401
 from . import subclasses  # noqa: E402
 from . import _C  # noqa: E402
+from . import profiler  # noqa: E402
 
 bool = bool_  # noqa: A001  (keyroute.bool, as torch.bool)
 float = float32  # noqa: A001
@@ -149,3 +155,32 @@ __version__ = "0.1.0"
 
 # Messages and reprs name the class as PyTorch's do ("keyroute.Tensor", like "torch.Tensor").
 Tensor.__module__ = "keyroute"
+
+# torch.save / torch.load in PyTorch's checkpoint format (keyroute/serialization.py).
+from . import serialization  # noqa: E402
+from .serialization import load, save  # noqa: E402
+
+# The runtime modules programs import (torch.cuda, torch.backends, torch.testing, ...).
+from ._tags import Tag  # noqa: E402
+from . import amp, backends, cuda, mps, accelerator  # noqa: E402, F401
+from . import onnx, jit, distributed  # noqa: E402, F401
+from . import testing, overrides  # noqa: E402, F401
+from .utils import _pytree as _utils_pytree, weak as _utils_weak  # noqa: E402, F401
+from .amp import autocast  # noqa: E402
+
+# Graph capture (keyroute.fx, make_fx, functionalization) and functionalization's private API.
+from . import fx  # noqa: E402
+from .fx.experimental import proxy_tensor as _proxy_tensor  # noqa: E402, F401  (PreDispatch)
+from .layers.functionalize import from_functional as _from_functional_tensor  # noqa: E402
+from .layers.functionalize import is_functional as _is_functional_tensor  # noqa: E402
+from .layers.functionalize import sync as _sync  # noqa: E402
+from .layers.functionalize import to_functional as _to_functional_tensor  # noqa: E402
+
+_C._to_functional_tensor = _to_functional_tensor
+_C._from_functional_tensor = _from_functional_tensor
+_C._functionalize_sync = _sync
+_C._is_functional_tensor = _is_functional_tensor
+
+from . import func  # noqa: E402  (torch.func: vmap, grad, ... on the functorch layers)
+from .func import vmap  # noqa: E402
+from ._higher_order_ops import cond  # noqa: E402

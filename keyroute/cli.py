@@ -9,6 +9,10 @@ keyroute keys              every dispatch key: value, name, kind, in priority or
 keyroute table OP          the computed dispatch table of an operator (aten::add.Tensor)
 keyroute dump OP           the operator's registrations
 keyroute schema OP         the schemas of an operator's overloads (aten::add)
+keyroute run S.py [ARGS]   run a PyTorch program on keyroute (`import torch` gives keyroute;
+                           --trace: the dispatch trace, --profile: operator counts, on stderr)
+keyroute profile S.py ...  run a program under keyroute.profiler (-o trace.json)
+keyroute view trace.json   the trace in the Perfetto UI on 127.0.0.1 (the viewer extra)
 """
 
 from __future__ import annotations
@@ -111,7 +115,17 @@ def _cmd_embed(args: argparse.Namespace) -> int:
         return 2
     many = bool(args.file) or len(sentences) > 64
     progress = ProgressBar(len(sentences), "sentences") if many else None
-    if args.trace:
+    if getattr(args, "profile", None):
+        from .profiler import profile
+
+        minilm.load_model()  # loading the weights is not part of the profile
+        minilm.load_tokenizer()
+        with profile(record_shapes=True) as prof:
+            emb = minilm.encode(sentences, batch_size=args.batch_size, progress=progress)
+        print(prof.key_averages().table(sort_by="self_cpu_time_total", row_limit=20))
+        prof.export_chrome_trace(args.profile)
+        print(f"trace written to {args.profile}")
+    elif args.trace:
         from .utils.op_log import count_dispatch_keys
 
         minilm.load_model()  # loading the weights is not part of the trace
@@ -158,7 +172,7 @@ def _positive_int(text: str) -> int:
 
 
 def _cmd_plan(args: argparse.Namespace) -> int:
-    from . import _creation
+    from ._api import creation as _creation
     from .models.llama import LLAMA_CONFIGS, Llama, LlamaConfig
     from .tensor.device import Device
     from .tensor.dtype import int64, to_dtype
@@ -229,6 +243,12 @@ def _cmd_plan(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_run(args: argparse.Namespace) -> int:
+    from .run import run_script
+
+    return run_script(args.script, args.args, trace=args.trace, profile=args.profile)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="keyroute", description="PyTorch's dispatcher in Python: inspect and run it."
@@ -241,6 +261,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--trace", action="store_true", help="operator counts per dispatch key, FLOPs")
     p.add_argument("--output", help="save the embeddings (.npy)")
     p.add_argument("--max-show", type=int, default=16, help="print details up to this many")
+    p.add_argument("--profile", metavar="TRACE", help="profile the run: table + Chrome trace")
     p.set_defaults(func=_cmd_embed)
     p = sub.add_parser("plan", help="parameters and peak memory of a Llama-shaped model")
     p.add_argument(
@@ -273,13 +294,27 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("schema", help="print the schemas of an operator's overloads")
     p.add_argument("op", help="operator, e.g. aten::add")
     p.set_defaults(func=_cmd_schema)
+    p = sub.add_parser("run", help="run a PyTorch program on keyroute (torch -> keyroute)")
+    p.add_argument("--trace", action="store_true", help="print the dispatch trace (stderr)")
+    p.add_argument("--profile", action="store_true", help="operator counts at exit (stderr)")
+    p.add_argument("script", help="the program (a .py file)")
+    p.add_argument("args", nargs=argparse.REMAINDER, help="the program's arguments")
+    p.set_defaults(func=_cmd_run)
+    from .profiler.cli import add_commands as _profiler_commands
+
+    _profiler_commands(sub)  # keyroute profile, keyroute view
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0].endswith(".py") and argv[0] not in _COMMANDS:
+        argv.insert(0, "run")  # `python -m keyroute script.py args`
     args = build_parser().parse_args(argv)
     return int(args.func(args) or 0)
 
+
+_COMMANDS = ("embed", "plan", "keys", "table", "dump", "schema", "run", "profile", "view")
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

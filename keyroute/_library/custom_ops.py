@@ -30,10 +30,10 @@ from ..dispatcher.boxing import normalize_args
 from ..dispatcher.keys import DispatchKey
 from ..dispatcher.keyset import REQUIRES_GRAD_BIT, DispatchKeySet, full_after_bits, key_bits
 from ..dispatcher.operator import LayerKernel, OpOverload, fast_call, find_op
+from ..dispatcher.registration import Library, register_helper_file
 from ..dispatcher.schema import OPT_TENSOR_LIST, OTHER, TENSOR, TENSOR_LIST
 from ..dispatcher.tls import AUTOGRAD_KEYSET
 from ..dispatcher.tls import state as _tls
-from ..library import Library, register_helper_file
 
 __all__ = ["custom_op", "CustomOpDef", "OPDEFS", "device_key"]
 
@@ -229,6 +229,12 @@ class CustomOpDef:
         self._abstract_fn = fn
         return fn
 
+    def register_vmap(self, func: Callable[..., Any] | None = None, /) -> Any:
+        """Register the operator's vmap rule (torch.library.register_vmap)."""
+        from ..library import register_vmap
+
+        return register_vmap(self, func)
+
     def register_autograd(
         self, backward: Callable[..., Any], /, *, setup_context: Callable[..., Any] | None = None
     ) -> None:
@@ -256,7 +262,7 @@ class CustomOpDef:
         lib.impl(op, _CustomAutogradKernel(self), "Autograd", with_keyset=True)
         mutable, view = _mutable_or_view(schema)
         if view:
-            from ..autograd.inplace_or_view import register_for
+            from ..layers.inplace_or_view import register_for
 
             register_for(op, lib)  # view tracking, as PyTorch's ADInplaceOrView fallback
         elif mutable:

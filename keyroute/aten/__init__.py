@@ -1,13 +1,15 @@
 """aten operator definitions: each operator's schema, meta function and decomposition.
 
 One module per family; `_define` holds the registration helpers. Importing this package defines
-every aten operator (backends register their kernels afterwards).
+every aten operator (keyroute.kernels registers the backend kernels afterwards).
 """
 
 # Dependency order: each family may use the ones before it.
 from . import core, elementwise, views, reductions, indexing, assembly, linalg, nn  # noqa: F401
+from . import random  # noqa: F401
 from . import backward_ops, conv_backward  # noqa: F401
 from . import dynamic_shape  # noqa: F401
+from . import functionalization  # noqa: F401
 
 
 def _register_backend_select() -> None:

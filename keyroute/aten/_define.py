@@ -7,7 +7,7 @@
 defines `aten::exp` and records `exp` as its meta function: the shape/dtype/stride rule shared
 by every backend (the Meta backend runs it; the CPU backend runs it to word errors; fake tensors
 run it). A CompositeImplicitAutograd decomposition is registered with `@composite(schema)`;
-backend kernels live in keyroute/backends, derivatives in keyroute/autograd/derivatives.py.
+backend kernels live in keyroute/kernels, derivatives in keyroute/autograd/derivatives.py.
 
 `aten("add.Tensor")` returns the operator object.
 """
@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..dispatcher.operator import OpOverload, find_op
-from ..library import Library, register_helper_file
+from ..dispatcher.registration import Library, register_helper_file
 
 register_helper_file(__file__)
 
@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 aten_lib = Library._internal("aten", "DEF")
-#: op -> meta function (registered on the Meta key by keyroute.backends.meta).
+#: op -> meta function (registered on the Meta key by keyroute.kernels.meta).
 META_FUNCTIONS: dict[OpOverload, Callable[..., Any]] = {}
 
 

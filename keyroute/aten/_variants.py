@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..dispatcher.operator import OpOverload
-from ..library import register_helper_file
+from ..dispatcher.registration import register_helper_file
 from ..tensor.dtype import can_cast
 from ._define import aten, aten_lib, defop
 

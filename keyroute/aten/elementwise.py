@@ -4,7 +4,7 @@ Every operator has its functional form here with a meta function that validates 
 way PyTorch's CPU kernel does (dtype support, broadcasting) and describes the output (dtype by
 PyTorch's promotion, TensorIterator strides). The in-place (`name_`) and out= forms are defined
 from the functional one with PyTorch's checks for each kind of kernel (see `_inplace`, `_out`).
-The CPU kernels (backends/cpu/elementwise.py) reuse the checks (`check_*`) on their slow paths,
+The CPU kernels (kernels/cpu/elementwise.py) reuse the checks (`check_*`) on their slow paths,
 so meta tensors and CPU tensors fail with the same words.
 
 Composite (CompositeImplicitAutograd) operators decompose into the aten calls PyTorch's do:

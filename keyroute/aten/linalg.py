@@ -1,7 +1,7 @@
 """aten linalg operators: schemas, meta functions, decompositions.
 
 Backend operators (mm, bmm, addmm, addmv, baddbmm, dot, vdot, mv) have meta functions with
-PyTorch's checks in PyTorch's order; the CPU kernels (backends/cpu/linalg.py) run their fast
+PyTorch's checks in PyTorch's order; the CPU kernels (kernels/cpu/linalg.py) run their fast
 path first and call these meta functions only to word an error.
 
 matmul, linear, einsum, tensordot, outer and ger are CompositeImplicitAutograd: they
@@ -87,7 +87,7 @@ def subclass_like(*tensors: Any) -> bool:
     (PyTorch's composites then pick out-of-place ops, which a mode sees)."""
     from ..dispatcher.keys import DispatchKey
     from ..dispatcher.keyset import key_bits
-    from ..python_dispatch import mode_stack
+    from ..layers.python import mode_stack
 
     if mode_stack():
         return True

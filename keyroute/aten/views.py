@@ -1,7 +1,7 @@
 """View operators: schemas, meta functions (the view geometry) and decompositions.
 
 A view shares its input's storage: its meta function returns `meta_view(self, shape, stride,
-offset)` with PyTorch's geometry, and the CPU kernel (backends/cpu/views.py) builds a NumPy view
+offset)` with PyTorch's geometry, and the CPU kernel (kernels/cpu/views.py) builds a NumPy view
 with the same strides and offset. Each geometry rule lives in one function here (`*_geometry`),
 used by both. ADInplaceOrView gives the outputs `_base` and the shared version counter from the
 alias annotations (`Tensor(a)`, `Tensor(a -> *)[]`).

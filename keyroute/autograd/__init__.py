@@ -1,10 +1,8 @@
-"""Autograd as dispatcher layers: the Autograd keys record the graph, ADInplaceOrView keeps
-version counters and views honest."""
+"""Autograd, the graph: the engine, graph nodes and edges, `Function`, grad modes, gradcheck
+and the derivative formulas. The dispatch layers that build the graph (the Autograd keys'
+kernels and fallback, ADInplaceOrView) are in keyroute/layers/."""
 
-from . import (
-    fallback,  # noqa: F401  (registers the autograd fallback on the Autograd keys)
-    tensor_api,  # noqa: F401  (Tensor.backward, .grad, .grad_fn, hooks)
-)
+from . import tensor_api  # noqa: F401  (Tensor.backward, .grad, .grad_fn, hooks)
 from .engine import backward, grad, is_anomaly_enabled, set_detect_anomaly
 from .function import Function, FunctionCtx, once_differentiable
 from .grad_mode import (
@@ -54,15 +52,19 @@ class detect_anomaly:  # noqa: N801
 def _register_aten_layers() -> None:
     """Register every aten operator's ADInplaceOrView kernel (from its schema) and autograd
     kernel (from the derivatives table)."""
+    from ..dispatcher.keys import DispatchKey
     from ..dispatcher.operator import all_ops
-    from ..library import Library
-    from . import kernels
-    from .inplace_or_view import register_for
+    from ..dispatcher.registration import Library
+    from ..layers import autograd as kernels
+    from ..layers.inplace_or_view import register_for
 
     lib = Library._internal("aten", "IMPL")
     for op in all_ops():
         if op.namespace != "aten" or op._schema is None:
             continue
-        if not op.has_kernel_for_dispatch_key(19):  # ADInplaceOrView
+        if not op.has_kernel_for_dispatch_key(DispatchKey.ADInplaceOrView):
             register_for(op, lib)
     kernels.register_all(lib)
+
+
+from . import forward_ad  # noqa: E402, F401  (torch.autograd.forward_ad)

@@ -20,6 +20,7 @@ import numpy as np
 from ..aten._meta_util import _is_non_overlapping_and_dense
 from ..dispatcher.keyset import REQUIRES_GRAD_BIT
 from ..dispatcher.tls import state as _tls
+from ..profiler import _state as _prof
 from ._meta import autograd_meta
 from .graph import AccumulateGrad, Node, gradient_edge
 
@@ -50,8 +51,7 @@ def _check_hook_result(hook: Any, value: Any, result: Any) -> None:
         raise TypeError(f"expected Tensor or None (got {type(result).__name__})")
     if result._dtype is not value._dtype or result.device.type != value.device.type:
         raise RuntimeError(
-            f"hook '{name}' has changed the type of value (was {value.type()} got "
-            f"{result.type()})"
+            f"hook '{name}' has changed the type of value (was {value.type()} got {result.type()})"
         )
     if result.device != value.device:
         raise RuntimeError(
@@ -267,6 +267,11 @@ def _run(
             if isinstance(node, AccumulateGrad):
                 run = run and accumulate and (only is None or id(node) in only)
             outputs: list[Any] = []
+            # PyTorch's engine records each node's evaluation (the node, then the adding of its
+            # outputs into the next input buffers) while a profile runs.
+            span = None
+            if run and _prof.collector is not None:
+                span = _prof.span(f"autograd::engine::evaluate_function: {_profile_name(node)}")
             if run:
                 outputs = _call_node(node, grads, retain_graph)
             grads = None
@@ -279,6 +284,8 @@ def _run(
                 if deps[nxt] == 0:
                     heapq.heappush(ready, (-nxt.sequence_nr, next(counter), nxt))
             outputs = []
+            if span is not None:
+                _prof.end_span(span)
         if not retain_graph:
             for node in all_nodes:
                 node.release_variables()
@@ -346,19 +353,20 @@ def _call_node(node: Node, grads: list[Any], retain_graph: bool) -> list[Any]:
             if new is not None:
                 grads[:] = new
     new = None
+    apply = node.apply if _prof.collector is None else _profiled_apply(node, grads)
     if isinstance(node, AccumulateGrad):
         if node._hooks:
             # PyTorch keeps the inputs for the post hooks: one more reference to the gradient.
             inputs = tuple(grads)
-            node.apply(grads, held=1)
+            apply(grads, held=1)
             for hook in list(node._hooks):
                 hook((), inputs)
         else:
-            node.apply(grads)
+            apply(grads)
         return []
     if all(g is None for g in grads):
         return [None] * len(node.next_edges)
-    outputs = list(node.apply(grads))
+    outputs = list(apply(grads))
     outputs = _validate(node, outputs)
     if _anomaly[0]:
         _check_nan(node, outputs)
@@ -368,6 +376,33 @@ def _call_node(node: Node, grads: list[Any], retain_graph: bool) -> list[Any]:
             if new is not None:
                 outputs = list(new)
     return outputs
+
+
+def _profile_name(node: Node) -> str:
+    """The node's name in a profile: PyTorch's C++ nodes outside the generated ones are named
+    by their C++ class (torch::autograd::AccumulateGrad)."""
+    name = node.name()
+    if name in ("AccumulateGrad", "CopySlices", "GraphRoot", "NotImplemented", "Error"):
+        return f"torch::autograd::{name}"
+    return name
+
+
+def _profiled_apply(node: Node, grads: list[Any]) -> Any:
+    """node.apply inside an event named as the node (PyTorch's Node::operator() records one),
+    with the incoming gradients' shapes as its inputs."""
+    shapes = [list(g.shape) if g is not None else [] for g in grads]
+    name = _profile_name(node)
+
+    def apply(*args: Any, **kwargs: Any) -> Any:
+        rec = _prof.span(name)
+        if rec is not None:
+            rec[_prof.SHAPES] = shapes
+        try:
+            return node.apply(*args, **kwargs)
+        finally:
+            _prof.end_span(rec)
+
+    return apply
 
 
 def _retain(t: Any, g: Any) -> None:

@@ -1,7 +1,7 @@
 """Text dumps of an operator in PyTorch's formats (`_dispatch_dump_table`, `_dispatch_dump`).
 
 >>> print(dump_table("aten::add.Tensor"))  # doctest: +SKIP
-CPU: registered at .../keyroute/backends/cpu.py:40 [kernel]
+CPU: registered at .../keyroute/kernels/cpu.py:40 [kernel]
 ...
 """
 

@@ -29,6 +29,7 @@ __all__ = [
     "key_name",
     "parse_dispatch_key",
     "is_alias_key",
+    "is_dense_backend_key",
     "is_per_backend_functionality",
     "is_runtime_key",
     "runtime_keys",
@@ -212,6 +213,12 @@ END_OF_ALIAS = int(DK.EndOfAliasKeys)  # 155
 
 def is_alias_key(k: int) -> bool:
     return START_OF_ALIAS <= k <= END_OF_ALIAS
+
+
+def is_dense_backend_key(k: int) -> bool:
+    """A backend's own key (CPU, CUDA, Meta, PrivateUse1...: Dense x a backend), the keys whose
+    kernels make fresh tensors (StartOfDenseBackends itself is a placeholder, not a key)."""
+    return int(DK.StartOfDenseBackends) < k <= int(DK.EndOfDenseBackends)
 
 
 def is_per_backend_functionality(k: int) -> bool:

@@ -27,11 +27,19 @@ _stream: IO[str] | None = None
 _recorders: list[Callable[[str, str], None]] = []
 enabled = _printing
 _local = threading.local()
+#: While a profile records (keyroute.profiler): wrap(op, key, fn, collapse) -> the callable the
+#: dispatcher caches for a resolution; None otherwise, so the plain path is untouched.
+profile_wrap: Callable[..., Callable[..., Any]] | None = None
+#: True when some consumer must see every layer (the trace; a profile with_dispatch): the
+#: plain-path shortcut (see Note [plain path] in operator.py) is then not taken.
+every_layer = _printing
+_profile_every_layer = False
 
 
 def _refresh() -> None:
-    global enabled
+    global enabled, every_layer
     enabled = _printing or bool(_recorders)
+    every_layer = enabled or _profile_every_layer
     from .operator import _invalidate_all
 
     _invalidate_all()
@@ -41,6 +49,14 @@ def set_enabled(on: bool, file: IO[str] | None = None) -> None:
     global _printing, _stream
     _printing = on
     _stream = file
+    _refresh()
+
+
+def set_profile_wrap(wrap: Callable[..., Callable[..., Any]] | None, every_layer: bool) -> None:
+    """Install (or remove, with None) the profiler's resolution wrapper; drops the caches."""
+    global profile_wrap, _profile_every_layer
+    profile_wrap = wrap
+    _profile_every_layer = every_layer
     _refresh()
 
 

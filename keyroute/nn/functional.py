@@ -259,9 +259,9 @@ def normalize(
     """input / max(||input||_p over dim, eps), as torch.nn.functional.normalize."""
     norm = _op("linalg_vector_norm")(input, p, [dim], True)
     if out is None:
-        denom = _op("expand")(_op("clamp_min")(norm, eps), list(input.shape))
+        denom = _op("expand_as")(_op("clamp_min")(norm, eps), input)
         return _op("div.Tensor")(input, denom)
-    denom = _op("expand")(_op("clamp_min_")(norm, eps), list(input.shape))
+    denom = _op("expand_as")(_op("clamp_min_")(norm, eps), input)
     return _op("div.out")(input, denom, out=out)
 
 
@@ -399,7 +399,8 @@ def mse_loss(
     _size_warning(input, target)
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
-    ei, et = _broadcast_tensors(input, target)
+    # PyTorch's mse_loss broadcasts with torch.broadcast_tensors (an operator call).
+    ei, et = _op("broadcast_tensors")([input, target])
     if weight is not None:
         return _weighted_loss(
             input, lambda: _op("pow.Tensor_Scalar")(_op("sub.Tensor")(ei, et), 2), weight, reduction

@@ -108,7 +108,7 @@ def _erfinv_(t: Tensor) -> None:
     a = t._data.astype(np.float64)
     # Newton iterations on erf(y) = a from a good initial guess.
     y = np.sign(a) * np.sqrt(-np.log(np.maximum(1 - a * a, 1e-300)))
-    from ..backends.cpu.elementwise import erf_array
+    from ..kernels.cpu.elementwise import erf_array
 
     for _ in range(30):
         err = erf_array(y) - a
@@ -133,7 +133,7 @@ def zeros_(tensor: Tensor) -> Tensor:
 def eye_(tensor: Tensor) -> Tensor:
     if tensor.dim() != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
-    from .._creation import eye
+    from .._api.creation import eye
 
     with no_grad():
         return tensor.copy_(eye(*tensor.shape, dtype=tensor.dtype))

@@ -3,11 +3,13 @@ zero_grad, state_dict/load_state_dict."""
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from collections.abc import Iterable
 from copy import deepcopy
 from typing import Any
 
+from ..profiler import _state as _prof
 from ..tensor._tensor import Tensor
 
 __all__ = ["Optimizer", "required"]
@@ -40,6 +42,25 @@ class Optimizer:
             groups = [{"params": groups}]
         for g in groups:
             self.add_param_group(g)
+        self._patch_step_function()
+
+    def _patch_step_function(self) -> None:
+        """Wrap the class's step (once) so a profile shows it as PyTorch's does:
+        'Optimizer.step#AdamW.step' (PyTorch's Optimizer.profile_hook_step)."""
+        cls = type(self)
+        step = cls.step
+        if getattr(step, "hooked", False):
+            return
+
+        @functools.wraps(step)
+        def profiled_step(self: Any, *args: Any, **kwargs: Any) -> Any:
+            if _prof.collector is None:
+                return step(self, *args, **kwargs)
+            with _prof.record_function(f"Optimizer.step#{type(self).__name__}.step"):
+                return step(self, *args, **kwargs)
+
+        profiled_step.hooked = True  # type: ignore[attr-defined]
+        cls.step = profiled_step  # type: ignore[method-assign]
 
     def add_param_group(self, param_group: dict[str, Any]) -> None:
         params = param_group["params"]
@@ -73,6 +94,12 @@ class Optimizer:
         self.param_groups.append(param_group)
 
     def zero_grad(self, set_to_none: bool = True) -> None:
+        if _prof.collector is not None:
+            with _prof.record_function(f"Optimizer.zero_grad#{type(self).__name__}.zero_grad"):
+                return self._zero_grad(set_to_none)
+        return self._zero_grad(set_to_none)
+
+    def _zero_grad(self, set_to_none: bool) -> None:
         for group in self.param_groups:
             for p in group["params"]:
                 g = p.grad

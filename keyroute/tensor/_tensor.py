@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _naming
 from ..dispatcher.keys import DispatchKey
 from ..dispatcher.keyset import REQUIRES_GRAD_BIT, VISIBLE_MASK, key_bits, keyset_repr
 from .device import DEVICE_TYPES, Device
@@ -55,7 +56,7 @@ class Size(tuple):
         return tuple.__new__(cls, items)
 
     def __repr__(self) -> str:
-        return f"keyroute.Size([{', '.join(str(s) for s in self)}])"
+        return f"{_naming.NAME}.Size([{', '.join(str(s) for s in self)}])"
 
     __str__ = __repr__
 
@@ -115,6 +116,14 @@ class DLDeviceType(enum.IntEnum):
     kDLCUDA = 2
 
 
+def _no_legacy_new(cls: type, *args: Any, **kwargs: Any) -> Any:  # pragma: no cover
+    raise RuntimeError("keyroute.Tensor(...) needs `import keyroute` (the factories)")
+
+
+#: The legacy constructor Tensor(data) / Tensor(2, 3): installed by keyroute/_api/creation.py.
+LEGACY_NEW: list[Any] = [_no_legacy_new]
+
+
 class Tensor:
     """A multi-dimensional array routed through keyroute's dispatcher (torch.Tensor)."""
 
@@ -123,11 +132,10 @@ class Tensor:
 
     # -- construction ---------------------------------------------------------------------
     def __new__(cls, *args: Any, **kwargs: Any) -> Tensor:
-        # keyroute.Tensor(data) / Tensor(sizes...) as torch.Tensor's legacy constructor.
+        # keyroute.Tensor(data) / Tensor(sizes...) as torch.Tensor's legacy constructor, which
+        # keyroute/_api/creation.py installs (LEGACY_NEW): it needs the factories.
         if cls is Tensor or not args or not isinstance(args[0], Tensor):
-            from .. import _creation
-
-            return _creation.legacy_tensor_new(cls, *args, **kwargs)
+            return LEGACY_NEW[0](cls, *args, **kwargs)
         return _new(cls)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -302,7 +310,7 @@ class Tensor:
         """The tensor's data as a NumPy array sharing its memory (as torch.Tensor.numpy)."""
         data = self._data
         if type(data) is not ndarray:
-            from ..backends.errors import data_access_error
+            from ..kernels.errors import data_access_error
 
             raise data_access_error(self, "numpy()")
         if not force and self._ks & REQUIRES_GRAD_BIT:
@@ -330,7 +338,7 @@ class Tensor:
         """The elements as (nested lists of) Python numbers."""
         data = self._data
         if type(data) is not ndarray:
-            from ..backends.errors import data_access_error
+            from ..kernels.errors import data_access_error
 
             raise data_access_error(self, "tolist()")
         if self._dtype.name == "bfloat16":
@@ -341,7 +349,9 @@ class Tensor:
         """The value of a one-element tensor as a Python number."""
         from .._ops import ops
 
-        return ops.aten._local_scalar_dense.default(self)
+        # aten::item (CompositeImplicitAutograd: checks, then _local_scalar_dense), as
+        # PyTorch's Tensor.item: a profile shows both.
+        return ops.aten.item.default(self)
 
     def __dlpack__(
         self,
@@ -358,7 +368,7 @@ class Tensor:
             raise TypeError("stream must be ``int`` or ``none``")
         data = self._data
         if type(data) is not ndarray:
-            from ..backends.errors import data_access_error
+            from ..kernels.errors import data_access_error
 
             raise data_access_error(self, "__dlpack__")
         kwargs = {}
@@ -445,7 +455,7 @@ class Tensor:
 
     # -- copying --------------------------------------------------------------------------
     def __reduce_ex__(self, proto: int) -> Any:
-        from .. import _creation
+        from . import new as _new_mod
 
         state = dict(self.__dict__) if self.__dict__ else None
         data = self._data
@@ -459,7 +469,7 @@ class Tensor:
                 self.requires_grad,
                 state,
             )
-            return (_creation.rebuild_meta_tensor, args)
+            return (_new_mod.rebuild_meta_tensor, args)
         root, offset = _storage_of(data)
         # The whole storage travels, as PyTorch's does: views keep their geometry; copy.copy
         # shares it; each pickled tensor carries its own copy (as each PyTorch storage does).
@@ -472,7 +482,7 @@ class Tensor:
             self.requires_grad,
             state,
         )
-        return (_creation.rebuild_tensor, args)
+        return (_new_mod.rebuild_tensor, args)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Tensor:
         import copy

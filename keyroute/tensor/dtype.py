@@ -13,6 +13,8 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 
+from .. import _naming
+
 __all__ = [
     "dtype",
     "bool_",
@@ -69,7 +71,7 @@ class dtype:  # noqa: N801 (PyTorch's name)
         self._short = short  # c10 name: Float, Long, ...
 
     def __repr__(self) -> str:
-        return f"keyroute.{self.name}"
+        return f"{_naming.NAME}.{self.name}"
 
     __str__ = __repr__
 

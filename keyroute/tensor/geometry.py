@@ -37,7 +37,9 @@ def check_in_bounds(
         raise RuntimeError("mismatch in length of strides and shape")
     for n in shape:
         if n < 0:
-            raise RuntimeError(f"Trying to create tensor with negative dimension {n}: {list(shape)}")
+            raise RuntimeError(
+                f"Trying to create tensor with negative dimension {n}: {list(shape)}"
+            )
     for st in stride:
         if st < 0:
             raise RuntimeError(

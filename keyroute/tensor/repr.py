@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _naming
 from .dtype import bool_, complex64, complex128, float64, get_default_dtype, int64
 from .meta_array import MetaArray
 
@@ -258,7 +259,7 @@ def _add_suffixes(text: str, suffixes: list[str], indent: int) -> str:
     for suffix in suffixes:
         # Measured as PyTorch spells it ("torch.float64"), so that lines break where
         # PyTorch's do: the dtype's module name is the only difference allowed.
-        n = len(suffix.replace("keyroute.", "torch."))
+        n = len(suffix.replace(f"{_naming.NAME}.", "torch."))
         if last_line_len + n + 2 > PRINT_OPTS.linewidth:
             parts.append(",\n" + " " * indent + suffix)
             last_line_len = indent + n

@@ -20,7 +20,7 @@ import contextlib
 from collections.abc import Iterator
 from typing import Any
 
-from ..python_dispatch import mode_stack, pop_mode, push_mode
+from ..layers.python import mode_stack, pop_mode, push_mode
 
 __all__ = [
     "TorchDispatchMode",

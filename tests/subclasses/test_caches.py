@@ -1,6 +1,6 @@
 """The metadata caches give what a fresh computation gives.
 
-Both the Meta backend's per-operator cache (keyroute/backends/meta.py, Note [meta cache]) and
+Both the Meta backend's per-operator cache (keyroute/kernels/meta.py, Note [meta cache]) and
 FakeTensorMode's dispatch cache (Note [fake cache]) are checked over every operator sample of
 tests/ops (6000+ calls over every aten family): each sample runs with the cache off (fresh),
 then twice with it on (a miss, then a hit on new tensors of the same metadata), and the three
@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import keyroute
-from keyroute.backends import meta as meta_backend
+from keyroute.kernels import meta as meta_backend
 from keyroute.subclasses import FakeTensorMode
 from tests.ops.harness import all_families, family_samples, rng_for, to_meta
 

@@ -1,0 +1,644 @@
+"""Derivative formulas of the elementwise operators (aten/elementwise.py): arithmetic, unary
+math, activations."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from ..._ops import ops
+from ...tensor.dtype import bool_
+from ._registry import _scale, _shape, _zeros, derivative
+
+A = ops.aten
+
+
+# ----------------------------------------------------------------------------- arithmetic
+
+
+@derivative("add.Tensor", "AddBackward0", save=("alpha",))
+def _add(grad, alpha):
+    return grad, _scale(grad, alpha)
+
+
+@derivative("add.Scalar", "AddBackward1", inputs=("self",))
+def _add_scalar(grad):
+    return (grad,)
+
+
+@derivative("sub.Tensor", "SubBackward0", save=("alpha",))
+def _sub(grad, alpha, needs):
+    return grad, (A.neg.default(_scale(grad, alpha)) if needs[1] else None)
+
+
+@derivative("sub.Scalar", "SubBackward1", inputs=("self",))
+def _sub_scalar(grad):
+    return (grad,)
+
+
+@derivative("rsub.Tensor", "RsubBackward0", save=("alpha",))
+def _rsub(grad, alpha):
+    return A.neg.default(_scale(grad, alpha)), grad
+
+
+@derivative("rsub.Scalar", "RsubBackward1", inputs=("self",), save=("alpha",))
+def _rsub_scalar(grad, alpha):
+    return (A.neg.default(_scale(grad, alpha)),)
+
+
+@derivative("mul.Tensor", "MulBackward0", save=("self", "other"), self_for=("other",))
+def _mul(grad, self, other, needs):
+    # PyTorch's generated MulBackward0 computes other's gradient first.
+    g_other = A.mul.Tensor(grad, self) if needs[1] else None
+    return (A.mul.Tensor(grad, other) if needs[0] else None), g_other
+
+
+@derivative("mul.Scalar", "MulBackward1", inputs=("self",), save=("other",))
+def _mul_scalar(grad, other):
+    return (A.mul.Scalar(grad, other),)
+
+
+@derivative("div.Tensor", "DivBackward0", save=("self", "other"), self_for=("other",))
+def _div(grad, self, other, needs):
+    # As PyTorch's DivBackward0: other's gradient first, -grad * ((self / other) / other).
+    g_other = None
+    if needs[1]:
+        ratio = A.div.Tensor(A.div.Tensor(self, other), other)
+        g_other = A.mul.Tensor(A.neg.default(grad), ratio)
+    return (A.div.Tensor(grad, other) if needs[0] else None), g_other
+
+
+@derivative("div.Scalar", "DivBackward1", inputs=("self",), save=("other",))
+def _div_scalar(grad, other):
+    return (A.div.Scalar(grad, other),)
+
+
+@derivative("div.Tensor_mode", "DivBackward2", computed={"s": _shape("self"), "o": _shape("other")})
+def _div_mode(grad, s, o):
+    return _zeros(s, grad), _zeros(o, grad)
+
+
+@derivative("div.Scalar_mode", "DivBackward3", inputs=("self",), computed={"s": _shape("self")})
+def _div_scalar_mode(grad, s):
+    return (_zeros(s, grad),)
+
+
+@derivative("neg", "NegBackward0")
+def _neg(grad):
+    return (A.neg.default(grad),)
+
+
+@derivative("remainder.Tensor", "RemainderBackward1", save=("self", "other"))
+def _remainder(grad, self, other):
+    q = A.div.Tensor_mode(self, other, rounding_mode="floor")
+    return grad, A.mul.Tensor(A.neg.default(grad), q)
+
+
+@derivative("remainder.Scalar", "RemainderBackward0", inputs=("self",))
+def _remainder_scalar(grad):
+    return (grad,)
+
+
+@derivative("fmod.Tensor", "FmodBackward1", save=("self", "other"))
+def _fmod(grad, self, other):
+    q = A.div.Tensor_mode(self, other, rounding_mode="trunc")
+    return grad, A.mul.Tensor(A.neg.default(grad), q)
+
+
+@derivative("fmod.Scalar", "FmodBackward0", inputs=("self",))
+def _fmod_scalar(grad):
+    return (grad,)
+
+
+@derivative("pow.Tensor_Scalar", "PowBackward0", save=("self", "exponent"))
+def _pow_scalar(grad, self, exponent):
+    if exponent == 0:
+        return (A.zeros_like.default(self),)
+    d = A.mul.Scalar(A.pow.Tensor_Scalar(self, exponent - 1), exponent)
+    return (A.mul.Tensor(grad, d),)
+
+
+@derivative("pow.Tensor_Tensor", "PowBackward1", save=("self", "exponent", "result"))
+def _pow_tensor(grad, self, exponent, result):
+    d_self = A.mul.Tensor(exponent, A.pow.Tensor_Tensor(self, A.sub.Scalar(exponent, 1)))
+    g_self = A.where.self(
+        A.eq.Scalar(exponent, 0), A.zeros_like.default(grad), A.mul.Tensor(grad, d_self)
+    )
+    log_self = A.log.default(self)
+    g_exp = A.mul.Tensor(A.mul.Tensor(grad, result), log_self)
+    g_exp = A.where.self(
+        A.logical_and.default(A.eq.Scalar(self, 0), A.ge.Scalar(exponent, 0)),
+        A.zeros_like.default(g_exp),
+        g_exp,
+    )
+    return g_self, g_exp
+
+
+@derivative("pow.Scalar", "PowBackward2", inputs=("exponent",), save=("self", "result"))
+def _pow_base_scalar(grad, self, result):
+    if self == 0:
+        return (
+            A.where.self(
+                A.ge.Scalar(result, 0),
+                A.zeros_like.default(grad),
+                A.mul.Tensor(grad, A.mul.Scalar(result, float("-inf"))),
+            ),
+        )
+    if isinstance(self, complex):
+        # PyTorch: grad * (result * log(self)).conj(); keyroute has no conj operator yet.
+        raise NotImplementedError("keyroute: the gradient of pow(complex, Tensor) needs conj")
+    log_self = math.log(self) if self > 0 else float("nan")  # real pow: NaN for a base < 0
+    return (A.mul.Scalar(A.mul.Tensor(grad, result), log_self),)
+
+
+@derivative("lerp.Scalar", "LerpBackward0", save=("weight",))
+def _lerp_scalar(grad, weight):
+    return A.mul.Scalar(grad, 1 - weight), A.mul.Scalar(grad, weight)
+
+
+@derivative("lerp.Tensor", "LerpBackward1", save=("self", "end", "weight"))
+def _lerp_tensor(grad, self, end, weight):
+    return (
+        A.mul.Tensor(grad, A.rsub.Scalar(weight, 1)),
+        A.mul.Tensor(grad, weight),
+        A.mul.Tensor(grad, A.sub.Tensor(end, self)),
+    )
+
+
+@derivative("addcmul", "AddcmulBackward0", save=("tensor1", "tensor2", "value"))
+def _addcmul(grad, tensor1, tensor2, value):
+    return (
+        grad,
+        A.mul.Tensor(_scale(grad, value), tensor2),
+        A.mul.Tensor(_scale(grad, value), tensor1),
+    )
+
+
+@derivative("addcdiv", "AddcdivBackward0", save=("tensor1", "tensor2", "value"))
+def _addcdiv(grad, tensor1, tensor2, value):
+    g1 = A.div.Tensor(_scale(grad, value), tensor2)
+    g2 = A.neg.default(A.div.Tensor(A.mul.Tensor(g1, tensor1), tensor2))
+    return grad, g1, g2
+
+
+@derivative("maximum", "MaximumBackward0", save=("self", "other"))
+def _maximum(grad, self, other):
+    half = A.div.Scalar(grad, 2)
+    g_self = A.where.self(
+        A.eq.Tensor(self, other),
+        half,
+        A.where.self(A.gt.Tensor(self, other), grad, A.zeros_like.default(grad)),
+    )
+    g_other = A.where.self(
+        A.eq.Tensor(self, other),
+        half,
+        A.where.self(A.lt.Tensor(self, other), grad, A.zeros_like.default(grad)),
+    )
+    return g_self, g_other
+
+
+@derivative("minimum", "MinimumBackward0", save=("self", "other"))
+def _minimum(grad, self, other):
+    half = A.div.Scalar(grad, 2)
+    g_self = A.where.self(
+        A.eq.Tensor(self, other),
+        half,
+        A.where.self(A.lt.Tensor(self, other), grad, A.zeros_like.default(grad)),
+    )
+    g_other = A.where.self(
+        A.eq.Tensor(self, other),
+        half,
+        A.where.self(A.gt.Tensor(self, other), grad, A.zeros_like.default(grad)),
+    )
+    return g_self, g_other
+
+
+@derivative("atan2", "Atan2Backward0", save=("self", "other"))
+def _atan2(grad, self, other):
+    denom = A.add.Tensor(A.mul.Tensor(self, self), A.mul.Tensor(other, other))
+    return (
+        A.div.Tensor(A.mul.Tensor(grad, other), denom),
+        A.div.Tensor(A.mul.Tensor(A.neg.default(grad), self), denom),
+    )
+
+
+@derivative("where.self", "WhereBackward0", inputs=("self", "other"), save=("condition",))
+def _where(grad, condition):
+    if condition._dtype is not bool_:
+        # where() warned about a uint8 condition in the forward (PyTorch: once per process).
+        condition = A.ne.Scalar(condition, 0)
+    zero = A.zeros_like.default(grad)
+    return A.where.self(condition, grad, zero), A.where.self(condition, zero, grad)
+
+
+@derivative("masked_fill.Scalar", "MaskedFillBackward0", inputs=("self",), save=("mask",))
+def _masked_fill(grad, mask):
+    return (A.masked_fill.Scalar(grad, mask, 0),)
+
+
+@derivative("masked_fill.Tensor", "MaskedFillBackward1", inputs=("self", "value"), save=("mask",))
+def _masked_fill_t(grad, mask):
+    picked = A.where.self(mask, grad, A.zeros_like.default(grad))
+    return A.masked_fill.Scalar(grad, mask, 0), A.sum.default(picked)
+
+
+@derivative("clamp", "ClampBackward1", inputs=("self",), save=("self", "min", "max"))
+def _clamp(grad, self, min, max):  # noqa: A002
+    keep = A.ones_like.default(self, dtype=bool_)
+    if min is not None:
+        keep = A.logical_and.default(keep, A.ge.Scalar(self, min))
+    if max is not None:
+        keep = A.logical_and.default(keep, A.le.Scalar(self, max))
+    return (A.where.self(keep, grad, A.zeros_like.default(grad)),)
+
+
+@derivative("clamp.Tensor", "ClampBackward0", save=("self", "min", "max"))
+def _clamp_tensor(grad, self, min, max):  # noqa: A002
+    # PyTorch's clamp_backward_min_max: when min > max the result is max.
+    zero = A.zeros_like.default(grad)
+    keep = A.ones_like.default(grad, dtype=bool_)
+    g_min = g_max = None
+    if min is not None:
+        keep = A.logical_and.default(keep, A.ge.Tensor(self, min))
+    if max is not None:
+        keep = A.logical_and.default(keep, A.le.Tensor(self, max))
+    if min is not None:
+        hit = A.lt.Tensor(self, min)
+        if max is not None:
+            hit = A.logical_and.default(hit, A.lt.Tensor(min, max))
+        g_min = A.where.self(hit, grad, zero)
+    if max is not None:
+        hit = A.gt.Tensor(self, max)
+        if min is not None:
+            hit = A.logical_or.default(hit, A.lt.Tensor(max, min))
+        g_max = A.where.self(hit, grad, zero)
+    return A.where.self(keep, grad, zero), g_min, g_max
+
+
+@derivative("clamp_min", "ClampMinBackward0", inputs=("self",), save=("self", "min"))
+def _clamp_min(grad, self, min):  # noqa: A002
+    return (A.where.self(A.ge.Scalar(self, min), grad, A.zeros_like.default(grad)),)
+
+
+@derivative("clamp_max", "ClampMaxBackward0", inputs=("self",), save=("self", "max"))
+def _clamp_max(grad, self, max):  # noqa: A002
+    return (A.where.self(A.le.Scalar(self, max), grad, A.zeros_like.default(grad)),)
+
+
+@derivative("clamp_min.Tensor", "ClampMinBackward1", save=("self", "min"))
+def _clamp_min_t(grad, self, min):  # noqa: A002
+    zero = A.zeros_like.default(grad)
+    keep = A.ge.Tensor(self, min)
+    return A.where.self(keep, grad, zero), A.where.self(keep, zero, grad)
+
+
+@derivative("clamp_max.Tensor", "ClampMaxBackward1", save=("self", "max"))
+def _clamp_max_t(grad, self, max):  # noqa: A002
+    zero = A.zeros_like.default(grad)
+    keep = A.le.Tensor(self, max)
+    return A.where.self(keep, grad, zero), A.where.self(keep, zero, grad)
+
+
+# ----------------------------------------------------------------------------- unary math
+
+
+def _unary(name: str, node: str, save: tuple[str, ...], fn: Callable[..., Any]) -> None:
+    derivative(name, node, save=save)(fn)
+
+
+_unary("exp", "ExpBackward0", ("result",), lambda g, result: (A.mul.Tensor(g, result),))
+_unary(
+    "exp2",
+    "Exp2Backward0",
+    ("result",),
+    lambda g, result: (A.mul.Scalar(A.mul.Tensor(g, result), math.log(2.0)),),
+)
+_unary(
+    "expm1",
+    "Expm1Backward0",
+    ("result",),
+    lambda g, result: (A.mul.Tensor(g, A.add.Scalar(result, 1)),),
+)
+_unary("log", "LogBackward0", ("self",), lambda g, self: (A.div.Tensor(g, self),))
+_unary(
+    "log1p", "Log1PBackward0", ("self",), lambda g, self: (A.div.Tensor(g, A.add.Scalar(self, 1)),)
+)
+_unary(
+    "log2",
+    "Log2Backward0",
+    ("self",),
+    lambda g, self: (A.div.Tensor(g, A.mul.Scalar(self, math.log(2.0))),),
+)
+_unary(
+    "log10",
+    "Log10Backward0",
+    ("self",),
+    lambda g, self: (A.div.Tensor(g, A.mul.Scalar(self, math.log(10.0))),),
+)
+_unary(
+    "sqrt",
+    "SqrtBackward0",
+    ("result",),
+    lambda g, result: (A.div.Tensor(g, A.mul.Scalar(result, 2)),),
+)
+_unary(
+    "rsqrt",
+    "RsqrtBackward0",
+    ("result",),
+    lambda g, result: (A.mul.Tensor(A.mul.Scalar(g, -0.5), A.pow.Tensor_Scalar(result, 3)),),
+)
+_unary(
+    "reciprocal",
+    "ReciprocalBackward0",
+    ("result",),
+    lambda g, result: (A.mul.Tensor(A.neg.default(g), A.mul.Tensor(result, result)),),
+)
+_unary("sin", "SinBackward0", ("self",), lambda g, self: (A.mul.Tensor(g, A.cos.default(self)),))
+_unary(
+    "cos",
+    "CosBackward0",
+    ("self",),
+    lambda g, self: (A.mul.Tensor(A.neg.default(g), A.sin.default(self)),),
+)
+_unary(
+    "tan",
+    "TanBackward0",
+    ("result",),
+    lambda g, result: (A.mul.Tensor(g, A.add.Scalar(A.mul.Tensor(result, result), 1)),),
+)
+_unary(
+    "tanh", "TanhBackward0", ("result",), lambda g, result: (A.tanh_backward.default(g, result),)
+)
+_unary(
+    "sigmoid",
+    "SigmoidBackward0",
+    ("result",),
+    lambda g, result: (A.sigmoid_backward.default(g, result),),
+)
+_unary(
+    "erf",
+    "ErfBackward0",
+    ("self",),
+    lambda g, self: (
+        A.mul.Tensor(
+            g,
+            A.mul.Scalar(
+                A.exp.default(A.neg.default(A.mul.Tensor(self, self))), 2.0 / math.sqrt(math.pi)
+            ),
+        ),
+    ),
+)
+_unary(
+    "erfc",
+    "ErfcBackward0",
+    ("self",),
+    lambda g, self: (
+        A.mul.Tensor(
+            g,
+            A.mul.Scalar(
+                A.exp.default(A.neg.default(A.mul.Tensor(self, self))), -2.0 / math.sqrt(math.pi)
+            ),
+        ),
+    ),
+)
+_unary(
+    "asin",
+    "AsinBackward0",
+    ("self",),
+    lambda g, self: (A.div.Tensor(g, A.sqrt.default(A.rsub.Scalar(A.mul.Tensor(self, self), 1))),),
+)
+_unary(
+    "acos",
+    "AcosBackward0",
+    ("self",),
+    lambda g, self: (
+        A.neg.default(A.div.Tensor(g, A.sqrt.default(A.rsub.Scalar(A.mul.Tensor(self, self), 1)))),
+    ),
+)
+_unary(
+    "atan",
+    "AtanBackward0",
+    ("self",),
+    lambda g, self: (A.div.Tensor(g, A.add.Scalar(A.mul.Tensor(self, self), 1)),),
+)
+_unary("sinh", "SinhBackward0", ("self",), lambda g, self: (A.mul.Tensor(g, A.cosh.default(self)),))
+_unary("cosh", "CoshBackward0", ("self",), lambda g, self: (A.mul.Tensor(g, A.sinh.default(self)),))
+_unary(
+    "asinh",
+    "AsinhBackward0",
+    ("self",),
+    lambda g, self: (A.div.Tensor(g, A.sqrt.default(A.add.Scalar(A.mul.Tensor(self, self), 1))),),
+)
+_unary(
+    "acosh",
+    "AcoshBackward0",
+    ("self",),
+    lambda g, self: (A.div.Tensor(g, A.sqrt.default(A.sub.Scalar(A.mul.Tensor(self, self), 1))),),
+)
+_unary(
+    "atanh",
+    "AtanhBackward0",
+    ("self",),
+    lambda g, self: (A.div.Tensor(g, A.rsub.Scalar(A.mul.Tensor(self, self), 1)),),
+)
+_unary("abs", "AbsBackward0", ("self",), lambda g, self: (A.mul.Tensor(g, A.sign.default(self)),))
+_unary("frac", "FracBackward0", (), lambda g: (g,))
+for _n, _node in (
+    ("sign", "SignBackward0"),
+    ("floor", "FloorBackward0"),
+    ("ceil", "CeilBackward0"),
+    ("round", "RoundBackward0"),
+    ("trunc", "TruncBackward0"),
+):
+    _unary(_n, _node, (), lambda g: (A.zeros_like.default(g),))
+derivative("round.decimals", "RoundBackward1")(lambda g: (A.zeros_like.default(g),))
+
+
+@derivative("relu", "ReluBackward0", save=("result",))
+def _relu(grad, result):
+    return (A.threshold_backward.default(grad, result, 0),)
+
+
+def _gelu_grad(x: Any, approximate: str) -> Any:
+    if approximate == "tanh":
+        k = math.sqrt(2.0 / math.pi)
+        x2 = A.mul.Tensor(x, x)
+        inner = A.mul.Scalar(A.add.Tensor(x, A.mul.Scalar(A.mul.Tensor(x2, x), 0.044715)), k)
+        t = A.tanh.default(inner)
+        dinner = A.mul.Scalar(A.add.Scalar(A.mul.Scalar(x2, 3 * 0.044715), 1), k)
+        left = A.mul.Scalar(A.add.Scalar(t, 1), 0.5)
+        right = A.mul.Tensor(
+            A.mul.Scalar(x, 0.5), A.mul.Tensor(A.rsub.Scalar(A.mul.Tensor(t, t), 1), dinner)
+        )
+        return A.add.Tensor(left, right)
+    cdf = A.mul.Scalar(A.add.Scalar(A.erf.default(A.mul.Scalar(x, 1 / math.sqrt(2.0))), 1), 0.5)
+    pdf = A.mul.Scalar(
+        A.exp.default(A.mul.Scalar(A.mul.Tensor(x, x), -0.5)), 1 / math.sqrt(2 * math.pi)
+    )
+    return A.add.Tensor(cdf, A.mul.Tensor(x, pdf))
+
+
+@derivative("gelu", "GeluBackward0", save=("self", "approximate"))
+def _gelu(grad, self, approximate):
+    return (A.mul.Tensor(grad, _gelu_grad(self, approximate)),)
+
+
+@derivative("silu", "SiluBackward0", save=("self",))
+def _silu(grad, self):
+    s = A.sigmoid.default(self)
+    return (
+        A.mul.Tensor(
+            grad, A.mul.Tensor(s, A.add.Scalar(A.mul.Tensor(self, A.rsub.Scalar(s, 1)), 1))
+        ),
+    )
+
+
+@derivative("mish", "MishBackward0", save=("self",))
+def _mish(grad, self):
+    sp = A.softplus.default(self)
+    t = A.tanh.default(sp)
+    d = A.add.Tensor(
+        t,
+        A.mul.Tensor(
+            A.mul.Tensor(self, A.sigmoid.default(self)), A.rsub.Scalar(A.mul.Tensor(t, t), 1)
+        ),
+    )
+    return (A.mul.Tensor(grad, d),)
+
+
+@derivative("softplus", "SoftplusBackward0", save=("self", "beta", "threshold"))
+def _softplus(grad, self, beta, threshold):
+    bx = A.mul.Scalar(self, beta)
+    s = A.sigmoid.default(bx)
+    return (A.where.self(A.gt.Scalar(bx, threshold), grad, A.mul.Tensor(grad, s)),)
+
+
+@derivative("leaky_relu", "LeakyReluBackward0", save=("self", "negative_slope"))
+def _leaky_relu(grad, self, negative_slope):
+    return (A.where.self(A.gt.Scalar(self, 0), grad, A.mul.Scalar(grad, negative_slope)),)
+
+
+@derivative("hardtanh", "HardtanhBackward0", save=("self", "min_val", "max_val"))
+def _hardtanh(grad, self, min_val, max_val):
+    inside = A.logical_and.default(A.gt.Scalar(self, min_val), A.lt.Scalar(self, max_val))
+    return (A.where.self(inside, grad, A.zeros_like.default(grad)),)
+
+
+@derivative("threshold", "ThresholdBackward0", save=("self", "threshold"))
+def _threshold(grad, self, threshold):
+    return (A.where.self(A.le.Scalar(self, threshold), A.zeros_like.default(grad), grad),)
+
+
+@derivative("elu", "EluBackward0", save=("self", "alpha", "scale", "input_scale"))
+def _elu(grad, self, alpha, scale, input_scale):
+    neg = A.mul.Scalar(A.exp.default(A.mul.Scalar(self, input_scale)), alpha * scale * input_scale)
+    return (
+        A.mul.Tensor(
+            grad, A.where.self(A.gt.Scalar(self, 0), A.full_like.default(self, scale), neg)
+        ),
+    )
+
+
+@derivative("hardsigmoid", "HardsigmoidBackward0", save=("self",))
+def _hardsigmoid(grad, self):
+    inside = A.logical_and.default(A.gt.Scalar(self, -3), A.lt.Scalar(self, 3))
+    return (A.where.self(inside, A.div.Scalar(grad, 6), A.zeros_like.default(grad)),)
+
+
+@derivative("hardswish", "HardswishBackward0", save=("self",))
+def _hardswish(grad, self):
+    mid = A.mul.Tensor(grad, A.add.Scalar(A.div.Scalar(self, 3), 0.5))
+    out = A.where.self(
+        A.lt.Scalar(self, -3),
+        A.zeros_like.default(grad),
+        A.where.self(A.le.Scalar(self, 3), mid, grad),
+    )
+    return (out,)
+
+
+@derivative("logit", "LogitBackward0", save=("self", "eps"))
+def _logit(grad, self, eps):
+    d = A.mul.Tensor(self, A.rsub.Scalar(self, 1))
+    g = A.div.Tensor(grad, d)
+    if eps is not None:
+        inside = A.logical_and.default(A.ge.Scalar(self, eps), A.le.Scalar(self, 1 - eps))
+        g = A.where.self(inside, g, A.zeros_like.default(g))
+    return (g,)
+
+
+@derivative("nan_to_num", "NanToNumBackward0", save=("self",))
+def _nan_to_num(grad, self):
+    return (A.mul.Tensor(grad, A.isfinite.default(self)),)
+
+
+# ----------------------------------------------------------------------------- more elementwise
+
+
+@derivative("hypot", "HypotBackward0", save=("self", "other", "result"))
+def _hypot(grad, self, other, result):
+    return (
+        A.mul.Tensor(grad, A.div.Tensor(self, result)),
+        A.mul.Tensor(grad, A.div.Tensor(other, result)),
+    )
+
+
+@derivative("xlogy.Tensor", "XlogyBackward0", save=("self", "other"))
+def _xlogy(grad, self, other):
+    g_self = A.xlogy.Tensor(grad, other)
+    g_self = A.masked_fill.Scalar(
+        g_self, A.logical_and.default(A.eq.Scalar(self, 0), A.le.Scalar(other, 0)), 0
+    )
+    return g_self, A.div.Tensor(A.mul.Tensor(grad, self), other)
+
+
+@derivative("xlogy.Scalar_Self", "XlogyBackward1", inputs=("other",), save=("self", "other"))
+def _xlogy_scalar_self(grad, self, other):
+    return (A.div.Tensor(A.mul.Scalar(grad, self), other),)
+
+
+@derivative("xlogy.Scalar_Other", "XlogyBackward2", inputs=("self",), save=("self", "other"))
+def _xlogy_scalar_other(grad, self, other):
+    g = A.xlogy.Scalar_Other(grad, other)
+    return (g if other > 0 else A.masked_fill.Scalar(g, A.eq.Scalar(self, 0), 0),)
+
+
+def _copysign_self(grad: Any, self: Any, result: Any) -> Any:
+    ratio = A.div.Tensor(result, self)
+    ratio = A.masked_fill.Scalar(ratio, A.eq.Scalar(self, 0), 0)
+    return A.mul.Tensor(grad, ratio)
+
+
+@derivative(
+    "copysign.Tensor", "CopysignBackward0", save=("self", "result"), computed={"o": _shape("other")}
+)
+def _copysign(grad, self, result, o):
+    return _copysign_self(grad, self, result), _zeros(o, grad)
+
+
+@derivative("copysign.Scalar", "CopysignBackward1", inputs=("self",), save=("self", "result"))
+def _copysign_scalar(grad, self, result):
+    return (_copysign_self(grad, self, result),)
+
+
+@derivative("fmax", "FmaxBackward0", save=("self", "other"))
+def _fmax(grad, self, other):
+    take_self = A.logical_or.default(A.ge.Tensor(self, other), A.isnan.default(other))
+    zero = A.zeros_like.default(grad)
+    return A.where.self(take_self, grad, zero), A.where.self(take_self, zero, grad)
+
+
+@derivative("fmin", "FminBackward0", save=("self", "other"))
+def _fmin(grad, self, other):
+    take_self = A.logical_or.default(A.le.Tensor(self, other), A.isnan.default(other))
+    zero = A.zeros_like.default(grad)
+    return A.where.self(take_self, grad, zero), A.where.self(take_self, zero, grad)
+
+
+@derivative("celu", "CeluBackward0", save=("self", "alpha"))
+def _celu(grad, self, alpha):
+    neg = A.exp.default(A.div.Scalar(self, alpha))
+    return (A.mul.Tensor(grad, A.where.self(A.gt.Scalar(self, 0), A.ones_like.default(self), neg)),)
+
+
+derivative("sgn", "SgnBackward0")(lambda g: (A.zeros_like.default(g),))

@@ -1,0 +1,227 @@
+"""Derivative formulas of copies and views (aten/core.py, aten/views.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..._ops import ops
+from ...tensor.dtype import to_dtype
+from ._registry import _dtype, _shape, _zeros, derivative
+
+A = ops.aten
+
+
+# ----------------------------------------------------------------------------- copies & views
+
+
+@derivative("clone", "CloneBackward0")
+def _clone(grad):
+    return (grad,)
+
+
+@derivative("alias", "AliasBackward0")
+def _alias(grad):
+    return (grad,)
+
+
+def _to_differentiable_dtype(v: dict[str, Any]) -> bool:
+    # derivatives.yaml: output_differentiability ["!dtype || isDifferentiableType(*dtype)"]
+    return v.get("dtype") is None or to_dtype(v["dtype"]).category >= 2
+
+
+@derivative(
+    "_to_copy",
+    "ToCopyBackward0",
+    computed={"dt": _dtype("self")},
+    condition=_to_differentiable_dtype,
+)
+def _to_copy(grad, dt):
+    return (A._to_copy.default(grad, dtype=dt) if grad._dtype is not dt else grad,)
+
+
+@derivative(
+    "copy_",
+    "torch::autograd::CopyBackwards",
+    inputs=("self", "src"),
+    computed={"s": _shape("self"), "src_dtype": _dtype("src")},
+)
+def _copy(grad, s, src_dtype, needs):
+    # CopyBackwards: self's zeros, then src's gradient, each only when needed.
+    g_self = A.zeros_like.default(grad) if needs[0] else None
+    if not needs[1]:
+        return g_self, None
+    return g_self, (grad if grad._dtype is src_dtype else A._to_copy.default(grad, dtype=src_dtype))
+
+
+@derivative("fill_.Scalar", "FillBackward2")
+def _fill(grad):
+    return (A.zeros_like.default(grad),)
+
+
+@derivative("fill_.Tensor", "FillBackward3")
+def _fill_t(grad):
+    return A.zeros_like.default(grad), A.sum.default(grad)
+
+
+@derivative("zero_", "ZeroBackward0")
+def _zero(grad):
+    return (A.zeros_like.default(grad),)
+
+
+def _reshape_to(name: str) -> Callable[..., Any]:
+    def f(grad: Any, s: tuple[int, ...]) -> tuple[Any, ...]:
+        return (A.reshape.default(grad, list(s)),)
+
+    return f
+
+
+derivative("view", "ViewBackward0", computed={"s": _shape("self")})(_reshape_to("view"))
+derivative("_unsafe_view", "UnsafeViewBackward0", computed={"s": _shape("self")})(_reshape_to("u"))
+
+
+@derivative("expand", "ExpandBackward0", computed={"s": _shape("self")})
+def _expand(grad, s):
+    from ..engine import _sum_to
+
+    return (_sum_to(grad, s),)
+
+
+@derivative(
+    "as_strided",
+    "AsStridedBackward0",
+    save=("size", "stride", "storage_offset"),
+    computed={
+        "geom": lambda v: (
+            tuple(v["self"]._data.shape),
+            v["self"].stride(),
+            v["self"].storage_offset(),
+            v["self"]._dtype,
+        )
+    },
+)
+def _as_strided(grad, size, stride, storage_offset, geom):
+    shape, base_stride, base_offset, _ = geom
+    from ..views import _extent
+
+    n = _extent(shape, base_stride) + base_offset
+    flat = A.zeros.default([max(n, 1)], dtype=grad._dtype, device=grad.device)
+    off = base_offset if storage_offset is None else storage_offset
+    region = A.as_strided.default(flat, list(size), list(stride), off)
+    A.add_.Tensor(region, grad)
+    return (A.as_strided.default(flat, list(shape), list(base_stride), base_offset),)
+
+
+@derivative("t", "TBackward0")
+def _t(grad):
+    return (A.t.default(grad),)
+
+
+@derivative("transpose.int", "TransposeBackward0", save=("dim0", "dim1"))
+def _transpose(grad, dim0, dim1):
+    return (A.transpose.int(grad, dim0, dim1),)
+
+
+@derivative("permute", "PermuteBackward0", save=("dims",))
+def _permute(grad, dims):
+    n = len(dims)
+    inverse = [0] * n
+    for i, d in enumerate(dims):
+        inverse[d % n] = i
+    return (A.permute.default(grad, inverse),)
+
+
+@derivative("unsqueeze", "UnsqueezeBackward0", save=("dim",))
+def _unsqueeze(grad, dim):
+    return (A.squeeze.dim(grad, dim),)
+
+
+derivative("squeeze", "SqueezeBackward0", computed={"s": _shape("self")})(_reshape_to("sq"))
+derivative("squeeze.dim", "SqueezeBackward1", computed={"s": _shape("self")})(_reshape_to("sq"))
+derivative("squeeze.dims", "SqueezeBackward2", computed={"s": _shape("self")})(_reshape_to("sq"))
+
+
+@derivative("select.int", "SelectBackward0", save=("dim", "index"), computed={"s": _shape("self")})
+def _select(grad, dim, index, s):
+    return (A.select_backward.default(grad, list(s), dim, index),)
+
+
+@derivative(
+    "slice.Tensor",
+    "SliceBackward0",
+    save=("dim", "start", "end", "step"),
+    computed={"s": _shape("self")},
+)
+def _slice(grad, dim, start, end, step, s):
+    # PyTorch's slice_backward_wrapper: a missing start is 0, a missing end INT64_MAX (unwrapped)
+    start = 0 if start is None else start
+    end = _INT64_MAX if end is None else end
+    return (A.slice_backward.default(grad, list(s), dim, start, end, step),)
+
+
+@derivative(
+    "diagonal", "DiagonalBackward0", save=("offset", "dim1", "dim2"), computed={"s": _shape("self")}
+)
+def _diagonal(grad, offset, dim1, dim2, s):
+    return (A.diagonal_backward.default(grad, list(s), offset, dim1, dim2),)
+
+
+_INT64_MAX = 9223372036854775807
+
+
+def _split_backward(grads: Any, dim: int, s: tuple[int, ...], like_sizes: list[int]) -> Any:
+    pieces = []
+    grads = list(grads) + [None] * (len(like_sizes) - len(grads))
+    for g, size in zip(grads, like_sizes):
+        if g is None:
+            shape = list(s)
+            shape[dim] = size
+            ref = next(x for x in grads if x is not None)
+            g = _zeros(tuple(shape), ref)
+        pieces.append(g)
+    return A.cat.default(pieces, dim)
+
+
+@derivative(
+    "split.Tensor",
+    "SplitBackward0",
+    save=("split_size", "dim"),
+    n_outputs=-1,
+    outputs=range(1024),
+    computed={"s": _shape("self")},
+)
+def _split(grads, split_size, dim, s):
+    d = dim % len(s)
+    n = s[d]
+    sizes = [min(split_size, n - i) for i in range(0, n, split_size)] if n else [0]
+    return (_split_backward(grads, d, s, sizes),)
+
+
+@derivative(
+    "split_with_sizes",
+    "SplitWithSizesBackward0",
+    save=("split_sizes", "dim"),
+    n_outputs=-1,
+    outputs=range(1024),
+    computed={"s": _shape("self")},
+)
+def _split_with_sizes(grads, split_sizes, dim, s):
+    return (_split_backward(grads, dim % len(s), s, list(split_sizes)),)
+
+
+@derivative(
+    "unbind.int",
+    "UnbindBackward0",
+    save=("dim",),
+    n_outputs=-1,
+    outputs=range(1 << 20),
+    computed={"s": _shape("self")},
+)
+def _unbind(grads, dim, s):
+    d = dim % len(s)
+    shape = list(s)
+    del shape[d]
+    grads = list(grads) + [None] * (s[d] - len(grads))
+    ref = next(g for g in grads if g is not None)
+    pieces = [g if g is not None else _zeros(tuple(shape), ref) for g in grads]
+    return (A.stack.default(pieces, d),)

@@ -1,0 +1,15 @@
+"""The CPU backend: NumPy kernels registered on the CPU key, one module per operator family."""
+
+import warnings
+
+# Dependency order: each family may use the ones before it.
+from . import core, elementwise, views, reductions, indexing, assembly, linalg, nn  # noqa: F401
+from . import random  # noqa: F401
+from . import backward_ops, conv_backward  # noqa: F401
+from . import dynamic_shape  # noqa: F401
+
+# NumPy reports floating-point special cases (log(0), 0/0, overflow to inf) as RuntimeWarnings;
+# PyTorch computes the same inf and NaN silently. The filter covers only warnings raised where
+# keyroute's kernels call NumPy, and costs nothing until one is raised (np.errstate would cost
+# about 1 µs on every call). A user's own filters, added later, still take precedence.
+warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"keyroute\.kernels\.")

@@ -1,0 +1,313 @@
+"""The Meta backend: every operator's meta function, registered on the Meta key.
+
+A meta tensor has a shape, strides, a dtype and no data: running an operator on it runs only
+the operator's meta function (keyroute/aten), which returns meta tensors describing the
+outputs. Meta functions are registered after every operator module has loaded.
+
+Note [meta cache]: a meta function's result depends only on its inputs' metadata (shape,
+strides, storage offset and size, dtype, key set) and its non-tensor arguments, so each
+registered kernel remembers, per operator, the outputs' metadata for each input signature and
+rebuilds fresh outputs from it on a repeat (a model's blocks repeat the same shapes). Only
+operators that write no argument are cached; a view's output is rebuilt on its input's
+storage. A call that raises or warns is never cached (it runs in full every time), nor one
+with a non-meta tensor, an argument of unknown type, or no tensor argument at all (factories
+read the default device). `tests/subclasses/test_caches.py` checks cached results against a
+fresh computation over every operator sample.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+from ..aten._define import META_FUNCTIONS
+from ..dispatcher.keys import DispatchKey
+from ..dispatcher.operator import OpOverload
+from ..dispatcher.registration import Library
+from ..tensor._tensor import Tensor
+from ..tensor.device import Device
+from ..tensor.dtype import _default_dtype
+from ..tensor.dtype import dtype as _dtype_cls
+from ..tensor.layout import layout as _layout_cls
+from ..tensor.layout import memory_format as _memory_format_cls
+from ..tensor.meta_array import MetaArray, MetaStorage, new_meta_array
+
+__all__ = ["register_all", "meta_lib", "cache_info", "cache_clear", "set_cache_enabled"]
+
+meta_lib = Library._internal("aten", "IMPL")
+_registered: set = set()
+_new = object.__new__
+
+#: Entries per operator before its table is emptied (NaN scalars never match; a loop over
+#: scalar values would otherwise grow it without bound).
+CACHE_LIMIT = 2048
+_caches: dict[OpOverload, dict[Any, Any]] = {}
+_stats = {"hits": 0, "misses": 0, "bypasses": 0}
+_enabled = [True]
+
+
+class _Uncacheable(Exception):
+    pass
+
+
+def register_all() -> None:
+    """Register every meta function not yet registered (idempotent)."""
+    for op, fn in META_FUNCTIONS.items():
+        if op in _registered:
+            continue
+        # A CompositeImplicitAutograd op decomposes on meta too: no Meta kernel (as PyTorch).
+        if op.has_kernel_for_dispatch_key(DispatchKey.CompositeImplicitAutograd):
+            continue
+        meta_lib.impl(op, _cached_kernel(op, fn), "Meta")
+        _registered.add(op)
+
+
+def cache_info() -> dict[str, int]:
+    """Hits, misses, bypasses (calls that cannot be cached) and entries of the meta cache."""
+    return dict(_stats, size=sum(len(c) for c in _caches.values()))
+
+
+def cache_clear() -> None:
+    """Empty every operator's meta cache and reset the counters."""
+    for c in _caches.values():
+        c.clear()
+    for k in _stats:
+        _stats[k] = 0
+
+
+def set_cache_enabled(enabled: bool) -> bool:
+    """Turn the meta cache on or off (returns the previous setting): off, every call runs its
+    meta function."""
+    prev = _enabled[0]
+    _enabled[0] = bool(enabled)
+    return prev
+
+
+# -- keys ------------------------------------------------------------------------------------
+_ATOMS = frozenset(
+    {
+        int,
+        float,
+        bool,
+        complex,
+        str,
+        type(None),
+        Device,
+        _dtype_cls,
+        _layout_cls,
+        _memory_format_cls,
+    }
+)
+
+
+def _key(v: Any) -> Any:
+    """A hashable description of an argument, exact enough that equal keys give equal meta
+    results (1, 1.0 and True differ by type)."""
+    cls = v.__class__
+    if isinstance(v, Tensor):
+        d = v._data
+        if d.__class__ is not MetaArray:
+            raise _Uncacheable  # a CPU scalar tensor next to meta ones: its value may matter
+        return (d.shape, d.stride, d.offset, d.storage_nbytes, v._dtype, v._ks, cls)
+    if cls in _ATOMS:
+        return (cls, v)
+    if cls is list or cls is tuple:
+        for x in v:
+            if x.__class__ is not int:
+                return (cls, tuple([_key(x) for x in v]))
+        return (cls, tuple(v))  # sizes, dims: all ints (the common case)
+    raise _Uncacheable  # generators, callables, anything whose identity may matter
+
+
+# -- outputs -----------------------------------------------------------------------------------
+def _storages(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[tuple[Any, Any]]:
+    """(storage, where) for each meta tensor argument: where is an index or a kwarg name."""
+    found: list[tuple[Any, Any]] = []
+    for i, a in enumerate(args):
+        if isinstance(a, Tensor):
+            found.append((a._data.storage, i))
+    for name, a in kwargs.items():
+        if isinstance(a, Tensor):
+            found.append((a._data.storage, name))
+    return found
+
+
+def _describe(out: Any, inputs: list[tuple[Any, Any]], seen: set[int], views: bool) -> Any:
+    """The cache entry for an output, or raise _Uncacheable. `views`: the schema returns
+    aliases of arguments (an output on an argument's storage is rebuilt as a view of it)."""
+    if isinstance(out, Tensor):
+        d = out._data
+        if d.__class__ is not MetaArray or out._base is not None or out._ag is not None:
+            raise _Uncacheable
+        meta = (
+            d.shape,
+            d.stride,
+            d.dtype,
+            d.offset,
+            d.storage_nbytes,
+            out._dtype,
+            out._ks,
+            out.__class__,
+        )
+        for storage, where in inputs:
+            if d.storage is storage:
+                if not views:
+                    raise _Uncacheable  # a functional op gave back an input's storage
+                return ("view", where, meta)
+        if id(d.storage) in seen:
+            raise _Uncacheable  # two fresh outputs sharing storage
+        seen.add(id(d.storage))
+        return ("new", meta)
+    cls = out.__class__
+    if cls is tuple or cls is list:
+        return (cls, tuple([_describe(x, inputs, seen, views) for x in out]))
+    if cls in (int, float, bool, type(None)):
+        return ("value", out)
+    raise _Uncacheable
+
+
+def _rebuild(entry: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    tag = entry[0]
+    if tag == "new":
+        shape, stride, npdt, offset, nbytes, dt, ks, cls = entry[1]
+        t = _new(cls)
+        t._data = new_meta_array(shape, stride, npdt, offset, nbytes)
+    elif tag == "view":
+        where = entry[1]
+        base = (args[where] if where.__class__ is int else kwargs[where])._data
+        shape, stride, npdt, offset, nbytes, dt, ks, cls = entry[2]
+        t = _new(cls)
+        t._data = new_meta_array(shape, stride, npdt, offset, nbytes, base.storage)
+    elif tag == "value":
+        return entry[1]
+    else:
+        return tag(_rebuild(e, args, kwargs) for e in entry[1])
+    t._dtype = dt
+    t._ks = ks
+    t._ag = None
+    t._base = None
+    t._vc = None
+    return t
+
+
+def _cacheable(op: OpOverload) -> bool:
+    schema = op._schema
+    if schema is None or schema.is_mutable:
+        return False
+    # A returned alias must be of an argument (a view); anything else has no rebuild rule.
+    return all(a.alias_info is None or not a.alias_info.is_write for a in schema.arguments)
+
+
+def _cached_kernel(op: OpOverload, fn: Callable[..., Any]) -> Callable[..., Any]:
+    """`fn` behind the per-operator metadata cache (Note [meta cache])."""
+    if not _cacheable(op):
+        return fn
+    cache: dict[Any, Any] = {}
+    _caches[op] = cache
+    views = any(r.alias_info is not None for r in op._schema.returns)
+    stats = _stats
+    enabled = _enabled
+    default_dtype = _default_dtype
+
+    def kernel(*args: Any, **kwargs: Any) -> Any:
+        if not enabled[0]:
+            return fn(*args, **kwargs)
+        key = [default_dtype[0]]
+        append = key.append
+        has_tensor = False
+        try:
+            for a in args:
+                if isinstance(a, Tensor):
+                    d = a._data
+                    if d.__class__ is not MetaArray:
+                        raise _Uncacheable
+                    append(
+                        (
+                            d.shape,
+                            d.stride,
+                            d.offset,
+                            d.storage_nbytes,
+                            a._dtype,
+                            a._ks,
+                            a.__class__,
+                        )
+                    )
+                    has_tensor = True
+                else:
+                    cls = a.__class__
+                    if cls in _ATOMS:
+                        append((cls, a))
+                    else:
+                        append(_key(a))
+                        if not has_tensor and (cls is list or cls is tuple):
+                            has_tensor = any(isinstance(x, Tensor) for x in a)
+            if kwargs:
+                for name in sorted(kwargs):
+                    v = kwargs[name]
+                    append((name, _key(v)))
+                    if isinstance(v, Tensor):
+                        has_tensor = True
+            if not has_tensor:
+                raise _Uncacheable
+        except _Uncacheable:
+            stats["bypasses"] += 1
+            return fn(*args, **kwargs)
+        key = tuple(key)
+        entry = cache.get(key)
+        if entry is None:
+            return _miss(fn, cache, key, args, kwargs, views)
+        stats["hits"] += 1
+        if entry[0] == "new":  # the common case, inline (see _rebuild)
+            shape, stride, npdt, offset, nbytes, dt, ks, cls = entry[1]
+            m = _new(MetaArray)
+            m.shape = shape
+            m.stride = stride
+            m.dtype = npdt
+            m.offset = offset
+            m.storage_nbytes = nbytes
+            storage = m.storage = _new(MetaStorage)
+            storage.nbytes = nbytes
+            t = _new(cls)
+            t._data = m
+            t._dtype = dt
+            t._ks = ks
+            t._ag = t._base = t._vc = None
+            return t
+        return _rebuild(entry, args, kwargs)
+
+    kernel.__name__ = getattr(fn, "__name__", "meta")
+    kernel.__qualname__ = f"meta[{op}]"
+    kernel.__wrapped__ = fn  # type: ignore[attr-defined]
+    return kernel
+
+
+def _miss(
+    fn: Callable[..., Any],
+    cache: dict[Any, Any],
+    key: Any,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    views: bool,
+) -> Any:
+    """Run the meta function; remember its outputs unless it warned (a rerun must warn too)."""
+    _stats["misses"] += 1
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            out = fn(*args, **kwargs)
+        except Exception:
+            if not caught:
+                raise
+            out = None
+    if caught:
+        # Run it again outside the recorder so that its warnings (and error) go out as usual.
+        return fn(*args, **kwargs)
+    try:
+        entry = _describe(out, _storages(args, kwargs), set(), views)
+    except _Uncacheable:
+        return out
+    if len(cache) >= CACHE_LIMIT:
+        cache.clear()
+    cache[key] = entry
+    return out

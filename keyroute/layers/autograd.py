@@ -1,0 +1,728 @@
+"""Autograd kernels: one on the Autograd alias key for every aten operator that is not
+CompositeImplicitAutograd, of the kind PyTorch's codegen gives it (`register_all`):
+
+- AutogradKernel: the derivatives-table entry (an in-place or out= form matched to its
+  functional operator by signature, unless it has an entry of its own). It builds the graph
+  node (PyTorch's `<Op>Backward<N>` name), saves what the formula needs, runs the operator
+  below autograd, and records the outputs' history. In-place ops check leaves and rebase views
+  (CopySlices).
+- OutKernel: the out= form of a differentiable operator refuses tensors that require grad.
+- NonDifferentiableKernel: outputs never require grad (NON_DIFFERENTIABLE).
+- NotImplementedKernel: no formula (PyTorch's autogradNotImplementedFallback): outputs get a
+  NotImplemented node whose backward raises.
+
+When no input requires grad (or grad mode is off) each is a pure passthrough below autograd,
+which the dispatcher folds away on the plain path.
+
+The autograd fallback (`AutogradFallback`, on every Autograd key) is what an operator with no
+autograd kernel of its own runs: custom (non-aten) operators, as in PyTorch. As PyTorch's
+default ("warn" mode) the operator runs below autograd *without* disabling autograd for what
+it calls, so a kernel made of differentiable operators still records a graph; outputs that need
+a gradient but got no graph node get one that warns when backward reaches it. When no input
+requires grad it is a pure passthrough (Note [plain path] in dispatcher/operator).
+
+The graph itself (nodes, edges, the engine, the formulas) is keyroute/autograd/.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from ..autograd._meta import AutogradMeta
+from ..autograd.derivatives import DERIVATIVES, NOT_IMPLEMENTED, Derivative
+from ..autograd.derivatives.random import RANDOM_DERIVATIVES
+from ..autograd.derivatives.no_formula import (
+    COMPOSITE_WITH_FORMULA,
+    GENERATED_OUT,
+    NON_DIFFERENTIABLE,
+)
+from ..autograd.graph import SavedTensor, _sequence, grad_accumulator, gradient_edge, set_history
+from ..autograd.nodes import CopySlices, make_node_class
+from ..autograd.nodes import NotImplemented as _NotImplementedFn  # not the builtin
+from ..dispatcher.keys import DispatchKey
+from ..dispatcher.keyset import (
+    FUNCTIONALITY_MASK,
+    REQUIRES_GRAD_BIT,
+    DispatchKeySet,
+    full_after_bits,
+)
+from ..dispatcher.operator import LayerKernel, OpOverload
+from ..dispatcher.registration import Library
+from ..dispatcher.schema import OPT_TENSOR, TENSOR
+from ..dispatcher.tls import AUTOGRAD_WITH_INPLACE_OR_VIEW, redispatch_below_ad_inplace_or_view
+from ..dispatcher.tls import state as _tls
+from ..profiler import _state as _prof
+
+__all__ = [
+    "AutogradFallback",
+    "AutogradKernel",
+    "NonDifferentiableKernel",
+    "NotImplementedKernel",
+    "OutKernel",
+    "register_all",
+]
+
+_AFTER_AUTOGRAD = full_after_bits(DispatchKey.AutogradOther)
+# The guard redispatch_below_ad_inplace_or_view sets, inlined in AutogradKernel.bind's closure.
+_BELOW_EXCLUDE = AUTOGRAD_WITH_INPLACE_OR_VIEW
+_BELOW_MASK = ~(AUTOGRAD_WITH_INPLACE_OR_VIEW & FUNCTIONALITY_MASK)
+_MISSING = object()
+_NO_EDGE = (None, 0)
+
+
+def _below(op: OpOverload, ks: int, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    return redispatch_below_ad_inplace_or_view(op, ks & _AFTER_AUTOGRAD, args, kwargs)
+
+
+def _is_diff_tensor(t: Any) -> bool:
+    return hasattr(t, "_ks") and bool(t._ks & REQUIRES_GRAD_BIT)
+
+
+class AutogradKernel(LayerKernel):
+    """The Autograd-key kernel of one operator."""
+
+    def __init__(self, op: OpOverload, entry: Derivative, inplace: bool) -> None:
+        schema = op._schema
+        self.op = op
+        self.entry = entry
+        self.inplace = inplace
+        self.names = [a.name for a in schema.arguments]
+        self.defaults = [
+            a.default_value if a.has_default_value() else _MISSING for a in schema.arguments
+        ]
+        self.inputs = (
+            entry.inputs
+            if entry.inputs is not None
+            else tuple(a.name for a in schema.arguments if a.kind)
+        )
+        self.node_class = make_node_class(entry.node_name, entry.formula, entry.n_outputs)
+        self.is_view = any(i is not None for i in schema.aliased_returns) and not inplace
+        # Fast path: the differentiable inputs are single Tensor(?) arguments, so a positional
+        # call finds them by index without binding every argument by name.
+        index = {a.name: i for i, a in enumerate(schema.arguments)}
+        single = all(
+            n in index and schema.arguments[index[n]].kind in (TENSOR, OPT_TENSOR)
+            for n in self.inputs
+        )
+        self.input_index = tuple(index[n] for n in self.inputs) if single else None
+        self.min_positional = max(self.input_index, default=-1) + 1 if single else 0
+        # Saved arguments by position (name, index, default) and saved outputs (name, k).
+        self.save_args = tuple(
+            (
+                n,
+                index[n],
+                self.defaults[index[n]] if self.defaults[index[n]] is not _MISSING else None,
+            )
+            for n in entry.save
+            if not n.startswith("result")
+        )
+        self.save_results = tuple(
+            (n, 0 if n == "result" else int(n[6:]))
+            for n in entry.save
+            if n == "result" or (n.startswith("result") and n[6:].isdigit())
+        )
+        self.needs_values = bool(entry.save_computed or inplace)
+        # Arguments that must not require grad (PyTorch's check_no_requires_grad), and the
+        # condition under which the outputs are differentiable at all (_to_copy's dtype).
+        self.no_grad = tuple(n for n in entry.no_grad if n in index)
+        self.checks_values = bool(self.no_grad or entry.condition is not None)
+
+    def passthrough(self, ks: int) -> int | None:
+        return ks & _AFTER_AUTOGRAD if not ks & REQUIRES_GRAD_BIT else None
+
+    def _bind(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
+        values = {}
+        n = len(args)
+        for i, name in enumerate(self.names):
+            if i < n:
+                values[name] = args[i]
+            elif name in kwargs:
+                values[name] = kwargs[name]
+            else:
+                d = self.defaults[i]
+                values[name] = None if d is _MISSING else d
+        return values
+
+    def __call__(self, keyset: DispatchKeySet, *args: Any, **kwargs: Any) -> Any:
+        ks = keyset.repr_
+        if not _tls.s.grad_enabled:
+            return _below(self.op, ks, args, kwargs)
+        values = None
+        if self.checks_values:
+            values = self._bind(args, kwargs)
+            for name in self.no_grad:
+                _check_no_requires_grad(values[name], name, self.op._opname)
+            condition = self.entry.condition
+            if condition is not None and not condition(values):
+                return _below(self.op, ks, args, kwargs)
+        index = self.input_index
+        if index is not None and len(args) >= self.min_positional:
+            flat = [args[i] for i in index]
+        else:
+            values = self._bind(args, kwargs)
+            flat = []
+            for name in self.inputs:
+                v = values[name]
+                if isinstance(v, (list, tuple)):
+                    flat.extend(v)
+                else:
+                    flat.append(v)
+        for t in flat:
+            if getattr(t, "_ks", 0) & REQUIRES_GRAD_BIT:
+                break
+        else:
+            return _below(self.op, ks, args, kwargs)
+        if self.needs_values and values is None:
+            values = self._bind(args, kwargs)
+        if self.inplace:
+            self._check_inplace(values)
+        edges = []
+        for t in flat:  # gradient_edge, inlined: this runs for every input of every recorded op
+            if getattr(t, "_ks", 0) & REQUIRES_GRAD_BIT:
+                ag = t._ag
+                if ag is not None and ag.grad_fn is not None:
+                    edges.append((ag.grad_fn, ag.output_nr))
+                else:
+                    edges.append((grad_accumulator(t), 0))
+            else:
+                edges.append(_NO_EDGE)
+        node = self.node_class(tuple(edges))
+        node.input_metadata = [
+            (t._data.shape, t._dtype) if hasattr(t, "_ks") else None for t in flat
+        ]
+        saved = node.saved
+        n_args = len(args)
+        for name, i, default in self.save_args:
+            if i < n_args:
+                v = args[i]
+            else:
+                v = kwargs.get(name, default) if kwargs else default
+            if hasattr(v, "_ks"):
+                if self.inplace and i == 0:
+                    if not self._self_needed(edges):
+                        saved[name] = None  # no formula that reads self can run
+                        continue
+                    v = _clone_for_save(v)
+                saved[name] = SavedTensor(v)
+            elif isinstance(v, (list, tuple)) and v and hasattr(v[0], "_ks"):
+                saved[name] = [SavedTensor(t) for t in v]
+            else:
+                saved[name] = v
+        entry = self.entry
+        if entry.save_computed:
+            for key, fn in entry.save_computed.items():
+                saved[key] = fn(values)
+        out = _below(self.op, ks, args, kwargs)
+        if out.__class__ is tuple or out.__class__ is list:
+            outs = out
+        else:
+            outs = (out,)
+        if self.inplace:
+            _rebase_history(outs[0], node)
+        else:
+            diff_outputs = entry.differentiable_outputs
+            for i, t in enumerate(outs):
+                if i in diff_outputs and hasattr(t, "_ks"):
+                    if t._dtype.category < 2:
+                        raise _dtype_error(t)
+                    ag = t._ag
+                    if ag is None:
+                        ag = t._ag = AutogradMeta()
+                    ag.grad_fn = node
+                    ag.output_nr = i
+                    t._ks |= REQUIRES_GRAD_BIT
+        for name, k in self.save_results:
+            saved[name] = SavedTensor(outs[k], is_output=True, output_nr=k)
+        return out
+
+    def bind(self, ks: int) -> Any:
+        """A closure specialised to key set `ks` for the common case: not in-place, nothing
+        computed at save time, the differentiable inputs passed positionally. It does what
+        __call__ does with the per-kernel lookups hoisted out of the call."""
+        general = functools.partial(self, DispatchKeySet.from_raw(ks))
+        index = self.input_index
+        if (
+            not ks & REQUIRES_GRAD_BIT
+            or index is None
+            or self.inplace
+            or self.needs_values
+            or self.checks_values
+        ):
+            return general
+        op, rcache, below = self.op, self.op._rcache, ks & _AFTER_AUTOGRAD
+        resolve = op._resolve
+        min_positional, node_class = self.min_positional, self.node_class
+        save_args, save_results = self.save_args, self.save_results
+        diff_outputs = self.entry.differentiable_outputs
+        single_output = diff_outputs == frozenset({0})
+        state = _tls
+        new_node = object.__new__
+        next_sequence = _sequence.__next__
+
+        def autograd_call(*args: Any, **kwargs: Any) -> Any:
+            st = state.s  # one thread-local lookup for the grad check and the guard below
+            if len(args) < min_positional or not st.grad_enabled:
+                return general(*args, **kwargs)
+            edges = []
+            metadata = []
+            requires_grad = False
+            for i in index:
+                t = args[i]
+                t_ks = getattr(t, "_ks", None)
+                if t_ks is None:  # an absent optional tensor
+                    edges.append(_NO_EDGE)
+                    metadata.append(None)
+                    continue
+                metadata.append((t._data.shape, t._dtype))
+                if t_ks & REQUIRES_GRAD_BIT:
+                    requires_grad = True
+                    ag = t._ag
+                    if ag is not None and ag.grad_fn is not None:
+                        edges.append((ag.grad_fn, ag.output_nr))
+                    else:  # a leaf: its (cached) AccumulateGrad
+                        acc = ag.grad_accumulator if ag is not None else None
+                        edges.append((acc if acc is not None else grad_accumulator(t), 0))
+                else:
+                    edges.append(_NO_EDGE)
+            if not requires_grad:
+                return general(*args, **kwargs)
+            # The node, built without its __init__ frame (FormulaNode.__init__ does the same).
+            node = new_node(node_class)
+            node.next_edges = tuple(edges)
+            node.sequence_nr = next_sequence()
+            node.saved = saved = {}
+            node.input_metadata = metadata
+            if save_args:
+                n_args = len(args)
+                for name, i, default in save_args:
+                    if i >= n_args and not kwargs:
+                        saved[name] = default  # not passed: its (non-tensor) default
+                        continue
+                    v = args[i] if i < n_args else kwargs.get(name, default)
+                    if hasattr(v, "_ks"):
+                        saved[name] = SavedTensor(v)
+                    elif isinstance(v, (list, tuple)) and v and hasattr(v[0], "_ks"):
+                        saved[name] = [SavedTensor(t) for t in v]
+                    else:
+                        saved[name] = v
+            # Below autograd, as _below does.
+            fn = rcache.get(below)
+            if fn is None:
+                fn = resolve(below, False)
+            exclude, mask, im = st.exclude, st.mask, st.im
+            if exclude & _BELOW_EXCLUDE == _BELOW_EXCLUDE:
+                out = fn(*args, **kwargs)
+            else:
+                st.exclude = exclude | _BELOW_EXCLUDE
+                st.mask = new_mask = mask & _BELOW_MASK
+                st.im = (im[0], new_mask)
+                try:
+                    out = fn(*args, **kwargs)
+                finally:
+                    st.exclude, st.mask, st.im = exclude, mask, im
+            if single_output and out.__class__ is not tuple and out.__class__ is not list:
+                if out._dtype.category >= 2:
+                    ag = out._ag
+                    if ag is None:
+                        ag = out._ag = AutogradMeta()
+                    ag.grad_fn = node
+                    ag.output_nr = 0
+                    out._ks |= REQUIRES_GRAD_BIT
+                else:
+                    raise _dtype_error(out)
+                outs = (out,)
+            else:
+                outs = out if out.__class__ is tuple or out.__class__ is list else (out,)
+                for i, t in enumerate(outs):
+                    if i in diff_outputs and hasattr(t, "_ks"):
+                        if t._dtype.category < 2:
+                            raise _dtype_error(t)
+                        ag = t._ag
+                        if ag is None:
+                            ag = t._ag = AutogradMeta()
+                        ag.grad_fn = node
+                        ag.output_nr = i
+                        t._ks |= REQUIRES_GRAD_BIT
+            for name, k in save_results:
+                node.saved[name] = SavedTensor(outs[k], True, k, st)
+            return out
+
+        return autograd_call
+
+    def _self_needed(self, edges: list[Any]) -> bool:
+        """Whether an in-place op must save (clone) self's old value: some input whose formula
+        reads it needs a gradient (edges are the inputs', in self.inputs' order)."""
+        self_for = self.entry.self_for
+        if self_for is None or self.input_index is None:
+            return True
+        return any(edges[self.inputs.index(n)] is not _NO_EDGE for n in self_for)
+
+    def _check_inplace(self, values: dict[str, Any]) -> None:
+        _check_inplace(values[self.names[0]], self.op)
+
+
+def _check_inplace(self_: Any, op: OpOverload) -> None:
+    """PyTorch's check_inplace: an in-place op may not write a leaf that requires grad, a view
+    of one, or a view whose creation forbids it."""
+    ag = self_._ag
+    if self_._ks & REQUIRES_GRAD_BIT and (ag is None or ag.grad_fn is None) and self_._base is None:
+        raise RuntimeError(
+            "a leaf Variable that requires grad is being used in an in-place operation."
+        )
+    base = self_._base
+    if base is not None:
+        if ag is not None and ag.creation_meta:
+            _raise_view_error(self_, ag.creation_meta, op)
+        if base._ks & REQUIRES_GRAD_BIT and (base._ag is None or base._ag.grad_fn is None):
+            raise RuntimeError(
+                "a view of a leaf Variable that requires grad is being used in an in-place "
+                "operation."
+            )
+
+
+def _can_mutate(t: Any) -> bool:
+    """PyTorch's can_mutate_inplace (grad required): False for a leaf that requires grad, a
+    view of one, or a view whose creation forbids writing it."""
+    ag = t._ag
+    base = t._base
+    if base is not None:
+        if ag is not None and ag.creation_meta:
+            return False
+        if t._ks & REQUIRES_GRAD_BIT and (base._ag is None or base._ag.grad_fn is None):
+            return False
+    return not (t._ks & REQUIRES_GRAD_BIT and (ag is None or ag.grad_fn is None))
+
+
+def _check_no_requires_grad(t: Any, name: str, fn_name: str) -> None:
+    items = t if isinstance(t, (list, tuple)) else (t,)
+    if any(hasattr(x, "_ks") and x._ks & REQUIRES_GRAD_BIT for x in items):
+        raise RuntimeError(
+            f"The function '{fn_name}' is not differentiable with respect to argument '{name}'. "
+            f"This input cannot have requires_grad True."
+        )
+
+
+def _dtype_error(t: Any) -> RuntimeError:
+    # set_history's check: an output recorded in the graph must be floating point or complex.
+    return RuntimeError(f"Autograd not support dtype: {t._dtype._short}")
+
+
+def _flat_tensors(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
+    """The tensors among the arguments, tensor lists flattened, in argument order."""
+    out = []
+    for v in (*args, *kwargs.values()) if kwargs else args:
+        if hasattr(v, "_ks"):
+            out.append(v)
+        elif isinstance(v, (list, tuple)):
+            out.extend(t for t in v if hasattr(t, "_ks"))
+    return out
+
+
+def _clone_for_save(t: Any) -> Any:
+    from .._ops import ops
+
+    prev = _tls.s.grad_enabled
+    _tls.s.grad_enabled = False
+    _tls.s.refresh()
+    try:
+        return ops.aten.clone.default(t)
+    finally:
+        _tls.s.grad_enabled = prev
+        _tls.s.refresh()
+
+
+def _raise_view_error(view: Any, creation_meta: int, op: OpOverload) -> None:
+    from .inplace_or_view import CreationMeta
+
+    grad_fn = view._ag.grad_fn
+    if creation_meta == CreationMeta.MULTI_OUTPUT_NODE:
+        name = grad_fn.name() if grad_fn is not None else "a function"
+        raise RuntimeError(
+            f"Output {view._ag.output_nr} of {name} is a view and is being modified inplace. "
+            f"This view is the output of a function that returns multiple views. Such functions "
+            f"do not allow the output views to be modified inplace. You should replace the "
+            f"inplace operation by an out-of-place one."
+        )
+    if creation_meta == CreationMeta.NO_GRAD_MODE:
+        raise RuntimeError(
+            "A view was created in no_grad mode and is being modified inplace with grad mode "
+            "enabled. Given that this use case is ambiguous and error-prone, it is forbidden. You "
+            "can clarify your code by moving both the view and the inplace either both inside "
+            "the no_grad block (if you don't want the inplace to be tracked) or both outside "
+            "(if you want the inplace to be tracked)."
+        )
+    if creation_meta == CreationMeta.INFERENCE_MODE:
+        raise RuntimeError(
+            "A view was created in inference mode and is being modified inplace in normal mode."
+        )
+
+
+def _rebase_history(t: Any, node: Any) -> None:
+    """After an in-place op recorded as `node`: t's new history (views rebase their base)."""
+    base = t._base
+    if base is None:
+        set_history(t, node, 0)
+        return
+    # The view's region of the base was overwritten: the base's node becomes CopySlices.
+    base_edge = gradient_edge(base)
+    geometry = (tuple(t._data.shape), t.stride(), t.storage_offset() - base.storage_offset())
+    base_meta = (tuple(base._data.shape), base.stride(), base.storage_offset(), base._dtype)
+    copy_slices = CopySlices(base_edge, geometry, base_meta, node)
+    copy_slices.input_metadata = [(tuple(base._data.shape), base._dtype)] + list(
+        node.input_metadata[1:]
+    )
+    set_history(base, copy_slices, 0)
+    # The view's own history now reads from the base (AsStridedBackward0 of the base).
+    from ..autograd.views import as_strided_history
+
+    as_strided_history(t, base, geometry)
+
+
+class OutKernel(LayerKernel):
+    """Autograd kernel of the out= form of a differentiable operator: refuses to run when an
+    argument requires grad (PyTorch's generated out= kernels)."""
+
+    def __init__(self, op: OpOverload) -> None:
+        self.op = op
+
+    def passthrough(self, ks: int) -> int | None:
+        return ks & _AFTER_AUTOGRAD if not ks & REQUIRES_GRAD_BIT else None
+
+    def __call__(self, keyset: DispatchKeySet, *args: Any, **kwargs: Any) -> Any:
+        if _tls.s.grad_enabled and any(_is_diff_tensor(t) for t in _flat_tensors(args, kwargs)):
+            raise RuntimeError(
+                f"{self.op._opname}(): functions with out=... arguments don't support automatic "
+                f"differentiation, but one of the arguments requires grad."
+            )
+        return _below(self.op, keyset.repr_, args, kwargs)
+
+
+class NotImplementedKernel(LayerKernel):
+    """Autograd kernel of an aten operator without a derivative formula (PyTorch's
+    autogradNotImplementedFallback, which its codegen registers for such operators).
+
+    The operator runs below autograd; when an input requires grad, its floating-point outputs
+    get a `NotImplemented` node (edges to the inputs that require grad) whose backward raises
+    "derivative for aten::<op> is not implemented". Outputs written in place rebase their
+    history onto it, after PyTorch's in-place checks (for out= arguments: the out= refusal).
+    """
+
+    def __init__(self, op: OpOverload) -> None:
+        schema = op._schema
+        self.op = op
+        self.op_name = f"aten::{op._opname}"
+        self.names = [a.name for a in schema.arguments]
+        self.has_out = any(a.is_out for a in schema.arguments)
+        self.written = tuple(schema.mutated_arg_indices)
+        self.inplace_outputs = frozenset(
+            i
+            for i, r in enumerate(schema.returns)
+            if r.alias_info is not None and r.alias_info.is_write
+        )
+
+    def passthrough(self, ks: int) -> int | None:
+        return ks & _AFTER_AUTOGRAD if not ks & REQUIRES_GRAD_BIT else None
+
+    def __call__(self, keyset: DispatchKeySet, *args: Any, **kwargs: Any) -> Any:
+        ks = keyset.repr_
+        if not _tls.s.grad_enabled:
+            return _below(self.op, ks, args, kwargs)
+        needs = [t for t in _flat_tensors(args, kwargs) if t._ks & REQUIRES_GRAD_BIT]
+        if not needs:
+            return _below(self.op, ks, args, kwargs)
+        for i in self.written:
+            t = args[i] if i < len(args) else kwargs.get(self.names[i])
+            if not hasattr(t, "_ks"):
+                continue
+            if not self.has_out:
+                _check_inplace(t, self.op)
+            elif not _can_mutate(t):
+                raise RuntimeError(
+                    f"{self.op_name}(): functions with out=... arguments don't support "
+                    f"automatic differentiation, but one of the arguments requires grad."
+                )
+        node = _NotImplementedFn(tuple(gradient_edge(t) for t in needs), self.op_name)
+        node.input_metadata = [(t._data.shape, t._dtype) for t in needs]
+        out = _below(self.op, ks, args, kwargs)
+        outs = out if out.__class__ is tuple or out.__class__ is list else (out,)
+        output_nr = 0
+        for i, o in enumerate(outs):
+            for t in o if isinstance(o, (list, tuple)) else (o,):
+                if not hasattr(t, "_ks") or t._dtype.category < 2:
+                    continue
+                if i in self.inplace_outputs:
+                    _rebase_history(t, node)
+                else:
+                    set_history(t, node, output_nr)
+                output_nr += 1
+        return out
+
+
+def _non_differentiable(op: OpOverload) -> bool:
+    name = op._opname
+    return (
+        name in NON_DIFFERENTIABLE
+        or name.rstrip("_") in NON_DIFFERENTIABLE
+        or f"{name}.{op._overloadname or 'default'}" in NON_DIFFERENTIABLE
+    )
+
+
+class NonDifferentiableKernel(LayerKernel):
+    """Autograd kernel of an operator whose outputs never require grad."""
+
+    def __init__(self, op: OpOverload) -> None:
+        self.op = op
+
+    def passthrough(self, ks: int) -> int:
+        return ks & _AFTER_AUTOGRAD
+
+    def __call__(self, keyset: DispatchKeySet, *args: Any, **kwargs: Any) -> Any:
+        return _below(self.op, keyset.repr_, args, kwargs)
+
+
+class NonDifferentiableViewKernel(NonDifferentiableKernel):
+    """Autograd kernel of a view operator whose output is not differentiable (view.dtype): the
+    view shares its base's key set, so its requires-grad bit is cleared (PyTorch makes such
+    views with is_bw_differentiable=False). `record`: the name of the span PyTorch's kernel
+    records (its manual `detach` does: 'aten::detach > detach' in a profile); while a profile
+    runs the kernel is then not skipped by the plain path, so the span is there."""
+
+    record: str | None = None
+
+    def passthrough(self, ks: int) -> int | None:
+        if self.record is not None and _prof.collector is not None:
+            return None
+        return ks & _AFTER_AUTOGRAD if not ks & REQUIRES_GRAD_BIT else None
+
+    def __call__(self, keyset: DispatchKeySet, *args: Any, **kwargs: Any) -> Any:
+        span = _prof.span(self.record) if self.record is not None else None
+        try:
+            out = _below(self.op, keyset.repr_, args, kwargs)
+        finally:
+            _prof.end_span(span)
+        for t in out if isinstance(out, (list, tuple)) else (out,):
+            if hasattr(t, "_ks"):
+                t._ks &= ~REQUIRES_GRAD_BIT
+        return out
+
+
+def _signature(op: OpOverload) -> tuple[Any, ...]:
+    """The operator's arguments without out= ones and alias annotations: what PyTorch matches
+    an in-place or out= form to its functional operator's derivatives by."""
+    return tuple(
+        (a.name, str(a.real_type), a.kwarg_only) for a in op._schema.arguments if not a.is_out
+    )
+
+
+def register_all(lib: Any) -> None:
+    """Register an autograd kernel for every aten operator that is not CompositeImplicitAutograd,
+    as PyTorch's codegen does: the derivatives-table formula (an in-place or out= form uses its
+    functional operator's entry, matched by signature, unless it has its own), a passthrough
+    for non-differentiable operators, the out= refusal, and NotImplemented for the rest."""
+    from ..dispatcher.operator import all_ops
+
+    aten = [op for op in all_ops() if op.namespace == "aten" and op._schema is not None]
+    by_name = {op.qualified_name(): op for op in aten}
+    # Functional operators by (name, signature): their entry, or None if non-differentiable.
+    functional: dict[tuple[Any, ...], Derivative | None] = {}
+    for name, entry in {**DERIVATIVES, **NOT_IMPLEMENTED, **RANDOM_DERIVATIVES}.items():
+        op = by_name.get(f"aten::{name}".replace(".default", ""))
+        if op is None or op.has_kernel_for_dispatch_key(DispatchKey.Autograd):
+            continue
+        writes_self = 0 in op._schema.mutated_arg_indices
+        lib.impl(op, AutogradKernel(op, entry, writes_self), "Autograd", with_keyset=True)
+        if not op._schema.mutated_arg_indices:
+            functional[(op._opname, _signature(op))] = entry
+    for op in aten:
+        if not op._schema.mutated_arg_indices and _non_differentiable(op):
+            functional.setdefault((op._opname, _signature(op)), None)
+    # Composite operators that derivatives.yaml nonetheless gives a formula (for other
+    # backends): PyTorch's codegen refuses their explicit out= forms (linear.out) as it does
+    # any out= form of a differentiable operator.
+    composite_functional = {
+        (op._opname, _signature(op))
+        for op in aten
+        if op._opname in COMPOSITE_WITH_FORMULA and not op._schema.mutated_arg_indices
+    }
+    for op in aten:
+        schema = op._schema
+        if op.has_kernel_for_dispatch_key(DispatchKey.Autograd):
+            continue
+        if op.has_kernel_for_dispatch_key(DispatchKey.CompositeImplicitAutograd):
+            continue
+        name = op._opname
+        key = (name[:-1] if name.endswith("_") else name, _signature(op))
+        if any(a.is_out for a in schema.arguments):
+            if f"{name}.{op._overloadname}" in GENERATED_OUT:
+                kernel: LayerKernel = NotImplementedKernel(op)
+            elif _non_differentiable(op) or (key in functional and functional[key] is None):
+                kernel = NonDifferentiableKernel(op)
+            elif key in functional or key in composite_functional:
+                kernel = OutKernel(op)
+            else:
+                kernel = NotImplementedKernel(op)
+        elif name.endswith("_") and functional.get(key) is not None:
+            kernel = AutogradKernel(op, functional[key], True)  # e.g. pow_.Scalar: PowBackward0
+        elif _non_differentiable(op):
+            is_view = not schema.mutated_arg_indices and any(
+                i is not None for i in schema.aliased_returns
+            )
+            kernel = (NonDifferentiableViewKernel if is_view else NonDifferentiableKernel)(op)
+            if name == "detach":
+                kernel.record = "detach"  # type: ignore[attr-defined]
+        else:
+            kernel = NotImplementedKernel(op)
+        lib.impl(op, kernel, "Autograd", with_keyset=True)
+
+
+#: The kind of each kernel class, in the terms of PyTorch's codegen (tests compare them).
+KERNEL_KINDS: dict[type, str] = {
+    OutKernel: "out_error",
+    NotImplementedKernel: "not_implemented",
+    NonDifferentiableKernel: "passthrough",
+}
+
+
+# -- the autograd fallback ---------------------------------------------------------------------
+
+
+def attach_warning_nodes(op: Any, args: tuple, kwargs: dict, out: Any) -> None:
+    """Give outputs that need a gradient but have no graph node a node that warns on backward."""
+    from ..autograd import engine
+
+    engine.attach_not_implemented(op, args, kwargs, out)
+
+
+class AutogradFallback(LayerKernel):
+    def passthrough(self, ks: int) -> int | None:
+        return ks & _AFTER_AUTOGRAD if not ks & REQUIRES_GRAD_BIT else None
+
+    def __call__(self, keyset: DispatchKeySet, op: Any, *args: Any, **kwargs: Any) -> Any:
+        out = op._redispatch(keyset.repr_ & _AFTER_AUTOGRAD, *args, **kwargs)
+        attach_warning_nodes(op, args, kwargs, out)
+        return out
+
+
+def register_fallback() -> None:
+    """Register the autograd fallback on every Autograd key (at import, as PyTorch's)."""
+    lib = Library._internal("_", "IMPL")
+    for key in (
+        "AutogradOther",
+        "AutogradCPU",
+        "AutogradCUDA",
+        "AutogradXLA",
+        "AutogradMPS",
+        "AutogradXPU",
+        "AutogradHPU",
+        "AutogradLazy",
+        "AutogradMTIA",
+        "AutogradMAIA",
+        "AutogradPrivateUse1",
+        "AutogradMeta",
+    ):
+        lib.fallback(autograd_fallback, DispatchKey[key], with_keyset=True)
+
+
+autograd_fallback = AutogradFallback()
+register_fallback()

@@ -1,0 +1,3 @@
+"""The DataLoader's internals: collation, fetching, worker processes."""
+
+from . import collate, fetch, worker  # noqa: F401
