@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (each case is one line of the repro as written in the issue)
 """The repros of issue 12 (adversarial probing), run against PyTorch and keyroute alike.
 
 Each case is a snippet run with `torch` bound to the module under test (and `F` to its
@@ -69,6 +70,39 @@ CASES: dict[str, str] = {
         "w = torch.ones(4, 3) * 3; w.requires_grad_(); idx = torch.tensor([0, 1])\n"
         "with torch.no_grad():\n    pass\n"
         "v0 = w._version; F.embedding(idx, w.detach(), max_norm=1.0); result = w._version - v0"
+    ),
+    "state/modes_out_of_order": (
+        "import importlib\n"
+        "pd = importlib.import_module(torch.__name__ + '.utils._python_dispatch')\n"
+        "class M(pd.TorchDispatchMode):\n"
+        "    def __torch_dispatch__(self, func, types, args=(), kwargs=None):\n"
+        "        return func(*args, **(kwargs or {}))\n"
+        "m1, m2 = M(), M(); m1.__enter__(); m2.__enter__()\n"
+        "m1.__exit__(None, None, None); m2.__exit__(None, None, None)\n"
+        "result = [(torch.ones(2) + 1).tolist(), len(pd._get_current_dispatch_mode_stack())]"
+    ),
+    "state/register_fake_on_cia_op": (
+        "lib = torch.library.Library('krfakecia', 'FRAGMENT'); lib.define('f(Tensor x) -> Tensor')\n"
+        "lib.impl('f', lambda x: x * 2, 'CompositeImplicitAutograd')\n"
+        "err = None\n"
+        "try:\n    torch.library.register_fake('krfakecia::f', lambda x: x, lib=lib)\n"
+        "except Exception as e:\n    err = type(e).__name__\n"
+        "result = [err, torch._C._dispatch_has_kernel_for_dispatch_key('krfakecia::f', 'Meta'),\n"
+        "          torch.ops.krfakecia.f(torch.ones(2)).tolist()]\n"
+        "lib._destroy()"
+    ),
+    "state/failed_alias_fallback": (
+        "lib = torch.library.Library('_', 'IMPL'); err = None\n"
+        "try:\n    lib.fallback(lambda op, *a, **k: None, 'CompositeImplicitAutograd')\n"
+        "except Exception as e:\n    err = type(e).__name__\n"
+        "result = [err, torch._C._dispatch_has_backend_fallback(torch._C.DispatchKey.CPU)]\n"
+        "lib._destroy()"
+    ),
+    "state/dropped_library_collected": (
+        "import gc\nlib = torch.library.Library('krdropped', 'FRAGMENT')\n"
+        "lib.define('f(Tensor x) -> Tensor'); lib.impl('f', lambda x: x * 2, 'CPU')\n"
+        "before = torch.ops.krdropped.f(torch.ones(1)).tolist(); del lib; gc.collect()\n"
+        "result = [before, hasattr(torch.ops.krdropped, 'f')]"
     ),
     # -- crashes
     "crash/glu": "result = F.glu(torch.arange(8.).reshape(2, 4))",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["check_in_bounds", "storage_nbytes_needed"]
+__all__ = ["allocation_error", "check_in_bounds", "contiguous_nbytes", "storage_nbytes_needed"]
 
 
 def storage_nbytes_needed(
@@ -55,3 +55,25 @@ def check_in_bounds(
             f"and itemsize {itemsize} requiring a storage size of {needed} are out of bounds "
             f"for storage of size {storage_nbytes}"
         )
+
+
+_INT64_MAX = (1 << 63) - 1
+
+
+def contiguous_nbytes(shape: Sequence[int], itemsize: int) -> int:
+    """Bytes of a contiguous tensor of `shape`, with PyTorch's overflow error (a size past
+    int64 cannot be allocated on any device, meta included)."""
+    n = itemsize
+    for s in shape:
+        n *= s
+    if n > _INT64_MAX:
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={list(shape)}")
+    return n
+
+
+def allocation_error(nbytes: int) -> RuntimeError:
+    """PyTorch's error for a CPU allocation that failed (NumPy's MemoryError is an internal)."""
+    return RuntimeError(
+        f"DefaultCPUAllocator: can't allocate memory: you tried to allocate {nbytes} bytes. "
+        f"Error code 12 (Cannot allocate memory)"
+    )
