@@ -46,6 +46,9 @@ def run_case(torch: Any, source: str) -> dict[str, Any]:
         exec(source, namespace)
     except Exception as exc:  # noqa: BLE001 - the outcome is the error
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+        # keyroute names its own module where PyTorch says torch. (Tensor.type()): the same
+        # message, read before it is cut to length
+        first = first.replace("keyroute.", "torch.")
         return {"error": [type(exc).__name__, first[:300]]}
     return {"value": encode(namespace.get("result"))}
 
