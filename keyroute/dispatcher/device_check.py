@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .keyset import BACKEND_MASK
+from .keys import DispatchKey
+from .keyset import BACKEND_MASK, key_bits
 
 __all__ = ["is_device_mix", "device_checked"]
 
@@ -52,10 +53,15 @@ NO_DEVICE_CHECK = frozenset(
 )
 
 
+_PYTHON_BITS = key_bits(DispatchKey.Python) | key_bits(DispatchKey.PythonTLSSnapshot)
+
+
 def is_device_mix(ks: int) -> bool:
-    """Whether key set ks has tensors of more than one backend (CPU, Meta, ...)."""
+    """Whether key set ks has tensors of more than one backend (CPU, Meta, ...). With the
+    Python key (a mode or a subclass handles the call: FakeTensorMode checks devices itself)
+    the check is left to the kernels below, as in PyTorch."""
     b = ks & BACKEND_MASK
-    return b & (b - 1) != 0
+    return b & (b - 1) != 0 and not ks & _PYTHON_BITS
 
 
 def device_checked(op: Any, fn: Callable[..., Any]) -> Callable[..., Any]:
