@@ -117,6 +117,7 @@ from .tensor import subclass as _tensor_subclass  # noqa: E402, F401
 from . import subclasses  # noqa: E402
 from . import _C  # noqa: E402
 from . import profiler  # noqa: E402
+from .autograd import profiler as _autograd_profiler  # noqa: E402  (torch.autograd.profiler)
 
 bool = bool_  # noqa: A001  (keyroute.bool, as torch.bool)
 float = float32  # noqa: A001

@@ -394,9 +394,7 @@ def _profiled_apply(node: Node, grads: list[Any]) -> Any:
     name = _profile_name(node)
 
     def apply(*args: Any, **kwargs: Any) -> Any:
-        rec = _prof.span(name)
-        if rec is not None:
-            rec[_prof.SHAPES] = shapes
+        rec = _prof.span(name, "cpu_op", shapes)
         try:
             return node.apply(*args, **kwargs)
         finally:

@@ -442,16 +442,17 @@ def build_events(c: S.Collector, with_flops: bool = False) -> EventList:
     evs: list[FunctionEvent] = []
     for i, r in enumerate(c.events):
         end = r[S.T1] or c.t_stop
+        full = len(r) > S.SHAPES  # the short form: a plain operator event
         evs.append(
             FunctionEvent(
                 i,
                 r[S.NAME],
                 (r[S.T0] - t0) / 1000.0,
                 (end - t0) / 1000.0,
-                kind=r[S.KIND],
-                input_shapes=r[S.SHAPES],
-                stack=r[S.STACK],
-                dispatch_key=r[S.KEY],
+                kind=r[S.KIND] if full else "cpu_op",
+                input_shapes=r[S.SHAPES] if full else None,
+                stack=r[S.STACK] if full else None,
+                dispatch_key=r[S.KEY] if full else None,
             )
         )
     for i, r in enumerate(c.events):

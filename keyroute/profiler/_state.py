@@ -5,13 +5,13 @@ operator and key set. While a profile records, `keyroute.dispatcher.trace` holds
 factory (`_wrap`) that `OpOverload._resolve` applies to every resolution, and switching it on or
 off drops every resolution cache. So with no profile running the cached callables are exactly
 the plain ones, and while one runs each top-level operator call goes through one closure that
-appends an event record (PyTorch's RecordFunction in `Dispatcher::call`). Redispatches are not
-events, as in PyTorch, unless `with_dispatch=True` asks for one child event per dispatch key.
+appends two entries to the collector's log (PyTorch's RecordFunction in `Dispatcher::call`).
+Redispatches are not events, as in PyTorch, unless `with_dispatch=True` asks for one child
+event per dispatch key.
 
-An event record is a list (cheap to make): [name, t0, t1, parent, shapes, kind, key, mem]
-with times in perf_counter nanoseconds and `parent` the index of the enclosing record (-1 at
-the top). `mem` is a list of (time, bytes) allocations (+) and frees (-) made while the event
-was innermost (profile_memory=True).
+When recording stops the log becomes event records: [name, t0, t1, parent, shapes, kind, key,
+mem, stack] with times in perf_counter nanoseconds and `parent` the index of the enclosing
+record (-1 at the top); a plain operator event stops after `parent` (kind "cpu_op").
 """
 
 from __future__ import annotations
@@ -35,7 +35,12 @@ collector: Collector | None = None
 
 
 class Collector:
-    """Events of one recording window (one profile, or one active span of a schedule)."""
+    """Events of one recording window (one profile, or one active span of a schedule).
+
+    While recording, events go into a flat `log` (cheapest to append to): a tuple opens an
+    event, (name, t0) for a plain operator call or (name, t0, kind, shapes, stack, key) for the
+    rest; an int (t1) closes the innermost open one. `close()` turns the log into `events`
+    records [name, t0, t1, parent, shapes, kind, key, mem, stack]."""
 
     def __init__(
         self,
@@ -45,8 +50,8 @@ class Collector:
         with_stack: bool = False,
         with_dispatch: bool = False,
     ) -> None:
+        self.log: list[Any] = []
         self.events: list[list[Any]] = []
-        self.stack: list[int] = [-1]
         self.record_shapes = record_shapes
         self.profile_memory = profile_memory
         self.with_stack = with_stack
@@ -55,38 +60,32 @@ class Collector:
         self.t_stop = 0
         #: id(root array) of storages seen (memory profiling), with their byte counts.
         self._live: dict[int, int] = {}
-        #: (time, bytes, event index or -1) of every allocation and free, in order.
+        #: (time, bytes, log position) of every allocation and free while recording; after
+        #: close(), (time, bytes, index of the innermost event open then, or -1).
         self.memory: list[tuple[int, int, int]] = []
 
     # -- events opened from Python (record_function, autograd nodes, optimizer steps)
-    def begin(self, name: str, kind: str = "user_annotation", shapes: Any = None) -> list[Any]:
-        evs = self.events
-        rec = [name, 0, 0, self.stack[-1], shapes, kind, None, None, None]
-        if self.with_stack:
-            rec[STACK] = _python_stack(2)
-        self.stack.append(len(evs))
-        evs.append(rec)
-        rec[T0] = _now()
+    def begin(self, name: str, kind: str = "user_annotation", shapes: Any = None) -> tuple:
+        stack = _python_stack(2) if self.with_stack else None
+        rec = (name, _now(), kind, shapes, stack, None)
+        self.log.append(rec)
         return rec
 
-    def end(self, rec: list[Any]) -> None:
-        rec[T1] = _now()
-        stack = self.stack
-        # Close rec and anything opened inside it and left open (an exception, or a
-        # record_function exited out of order).
-        idx = _index_of(self.events, stack, rec)
-        if idx is None:
-            return
-        while len(stack) > 1:
-            top = stack.pop()
-            if top == idx:
-                break
-            if not self.events[top][T1]:
-                self.events[top][T1] = rec[T1]
+    def end(self, rec: Any) -> None:
+        self.log.append(_now())
+
+    def reset(self) -> None:
+        """Drop what was recorded (warmup steps' events)."""
+        self.log.clear()
+        self.memory.clear()
 
     # -- memory
-    def track_outputs(self, out: Any) -> None:
-        """Count the storages of out's tensors that are new (an allocation by the op running)."""
+    def track_outputs(self, out: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        """Count the storages of out's tensors that are new (an allocation by the op running).
+
+        An output on the storage of one of the op's tensor arguments (a view, an in-place
+        result) allocated nothing, whether or not that storage predates the profile."""
+        inputs = None
         for t in _tensors(out):
             data = getattr(t, "_data", None)
             root = _root(data)
@@ -95,9 +94,13 @@ class Collector:
             key = id(root)
             if key in self._live:
                 continue
+            if inputs is None:
+                inputs = {id(_root(getattr(a, "_data", None))) for a in _arg_tensors(args, kwargs)}
+            if key in inputs:
+                continue
             nbytes = int(root.nbytes)
             self._live[key] = nbytes
-            self.memory.append((_now(), nbytes, self.stack[-1]))
+            self.memory.append((_now(), nbytes, len(self.log)))
             try:
                 weakref.finalize(root, self._freed, key)
             except TypeError:  # an array type without weak references: never counted free
@@ -106,22 +109,39 @@ class Collector:
     def _freed(self, key: int) -> None:
         nbytes = self._live.pop(key, 0)
         if nbytes and self.t_stop == 0:
-            self.memory.append((_now(), -nbytes, self.stack[-1]))
+            self.memory.append((_now(), -nbytes, len(self.log)))
 
     def close(self) -> None:
+        """Stop: build `events` (parents from the nesting, unclosed events end now) and
+        attribute each memory record to the event innermost at its log position."""
         t = _now()
         self.t_stop = t
-        for idx in self.stack[1:]:
-            if not self.events[idx][T1]:
-                self.events[idx][T1] = t
-        self.stack[1:] = []
-
-
-def _index_of(events: list[list[Any]], stack: list[int], rec: list[Any]) -> int | None:
-    for idx in reversed(stack[1:]):
-        if events[idx] is rec:
-            return idx
-    return None
+        events: list[list[Any]] = []
+        open_: list[int] = []
+        memory = self.memory
+        attributed: list[tuple[int, int, int]] = []
+        mi = 0
+        for pos, item in enumerate(self.log):
+            while mi < len(memory) and memory[mi][2] <= pos:
+                attributed.append((memory[mi][0], memory[mi][1], open_[-1] if open_ else -1))
+                mi += 1
+            if item.__class__ is tuple:
+                parent = open_[-1] if open_ else -1
+                open_.append(len(events))
+                if len(item) == 2:
+                    events.append([item[0], item[1], 0, parent])
+                else:
+                    name, t0, kind, shapes, stack, key = item
+                    events.append([name, t0, 0, parent, shapes, kind, key, None, stack])
+            elif open_:
+                events[open_.pop()][T1] = item
+        for tm, nbytes, _pos in memory[mi:]:
+            attributed.append((tm, nbytes, open_[-1] if open_ else -1))
+        for idx in open_:
+            events[idx][T1] = t
+        self.events = events
+        self.memory = attributed
+        self.log = []
 
 
 def _python_stack(skip: int) -> list[str]:
@@ -145,6 +165,11 @@ def _root(data: Any) -> Any:
     while isinstance(data.base, np.ndarray):
         data = data.base
     return data
+
+
+def _arg_tensors(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Iterator[Any]:
+    for a in (*args, *kwargs.values()):
+        yield from _tensors(a)
 
 
 def _tensors(out: Any) -> Iterator[Any]:
@@ -198,26 +223,23 @@ def _wrap(op: Any, key: int, fn: Callable[..., Any], collapse: bool) -> Callable
             return fn
     if c.record_shapes or c.profile_memory or c.with_stack:
         return _op_event_full(op, name, fn)
-    return _op_event(name, fn)
+    return _op_event(name, fn, c)
 
 
-def _op_event(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
-    # The hot wrapper: kept minimal (its cost is the profiler's per-call overhead).
+def _op_event(name: str, fn: Callable[..., Any], c: Collector) -> Callable[..., Any]:
+    # The hot wrapper (its cost is the profiler's per-call overhead): two appends to the
+    # collector's log, bound once per resolution (the caches are dropped when a profile starts
+    # and stops, so a wrapper never outlives its collector's recording).
+    add, now = c.log.append, _now
+
     def recorded(*args: Any, **kwargs: Any) -> Any:
-        c = collector
-        if c is None:
+        if collector is not c:
             return fn(*args, **kwargs)
-        evs = c.events
-        stack = c.stack
-        rec = [name, 0, 0, stack[-1], None, "cpu_op", None, None, None]
-        stack.append(len(evs))
-        evs.append(rec)
-        rec[1] = _now()
+        add((name, now()))
         try:
             return fn(*args, **kwargs)
         finally:
-            rec[2] = _now()
-            stack.pop()
+            add(now())
 
     return recorded
 
@@ -227,23 +249,17 @@ def _op_event_full(op: Any, name: str, fn: Callable[..., Any]) -> Callable[..., 
         c = collector
         if c is None:
             return fn(*args, **kwargs)
-        evs = c.events
-        stack = c.stack
         shapes = _input_shapes(op, args, kwargs) if c.record_shapes else None
-        rec = [name, 0, 0, stack[-1], shapes, "cpu_op", None, None, None]
-        if c.with_stack:
-            rec[STACK] = _python_stack(1)
-        stack.append(len(evs))
-        evs.append(rec)
-        rec[1] = _now()
+        stack = _python_stack(1) if c.with_stack else None
+        log = c.log
+        log.append((name, _now(), "cpu_op", shapes, stack, None))
         try:
             out = fn(*args, **kwargs)
             if c.profile_memory:
-                c.track_outputs(out)
+                c.track_outputs(out, args, kwargs)
             return out
         finally:
-            rec[2] = _now()
-            stack.pop()
+            log.append(_now())
 
     return recorded
 
@@ -253,17 +269,12 @@ def _key_event(kname: str, fn: Callable[..., Any]) -> Callable[..., Any]:
         c = collector
         if c is None:
             return fn(*args, **kwargs)
-        evs = c.events
-        stack = c.stack
-        rec = [kname, 0, 0, stack[-1], None, "dispatch_key", kname, None, None]
-        stack.append(len(evs))
-        evs.append(rec)
-        rec[1] = _now()
+        log = c.log
+        log.append((kname, _now(), "dispatch_key", None, None, kname))
         try:
             return fn(*args, **kwargs)
         finally:
-            rec[2] = _now()
-            stack.pop()
+            log.append(_now())
 
     return layer
 
@@ -309,7 +320,7 @@ class record_function(ContextDecorator):
             )
         self.name = name
         self.args = args
-        self._rec: list[Any] | None = None
+        self._rec: Any = None
         self._collector: Collector | None = None
 
     def __enter__(self) -> record_function:
@@ -337,16 +348,16 @@ class record_function(ContextDecorator):
         return wrapped
 
 
-def span(name: str, kind: str = "cpu_op") -> list[Any] | None:
+def span(name: str, kind: str = "cpu_op", shapes: Any = None) -> Any:
     """Open an event named `name` if a profile records (for keyroute's own spans: autograd
     nodes, optimizer steps); close it with `end_span`."""
     c = collector
     if c is None:
         return None
-    return c.begin(name, kind)
+    return c.begin(name, kind, shapes)
 
 
-def end_span(rec: list[Any] | None) -> None:
+def end_span(rec: Any) -> None:
     c = collector
     if rec is not None and c is not None:
         c.end(rec)

@@ -213,9 +213,7 @@ class profile:
             self._stop_collecting(save=False)
         elif prev == A.WARMUP and cur in (A.RECORD, A.RECORD_AND_SAVE):
             if self._collector is not None:
-                self._collector.events.clear()
-                self._collector.memory.clear()
-                self._collector.stack[1:] = []
+                self._collector.reset()
         if cur in (A.WARMUP, A.RECORD, A.RECORD_AND_SAVE) and self._collector is None:
             self._start_collecting()
 
