@@ -110,9 +110,19 @@ def _cmd_embed(args: argparse.Namespace) -> int:
         except OSError as e:
             print(f"keyroute embed: cannot read {args.file}: {e.strerror}", file=sys.stderr)
             return 1
+        except UnicodeDecodeError:
+            print(f"keyroute embed: {args.file} is not UTF-8 text", file=sys.stderr)
+            return 1
     if not sentences:
         print("keyroute embed: give sentences as arguments or --file", file=sys.stderr)
         return 2
+    if args.output:  # checked before computing anything, not after
+        import os
+
+        folder = os.path.dirname(os.path.abspath(args.output))
+        if not os.path.isdir(folder):
+            print(f"keyroute embed: --output folder {folder} does not exist", file=sys.stderr)
+            return 1
     many = bool(args.file) or len(sentences) > 64
     progress = ProgressBar(len(sentences), "sentences") if many else None
     if getattr(args, "profile", None):
@@ -211,6 +221,12 @@ def _cmd_plan(args: argparse.Namespace) -> int:
     except (TypeError, ValueError, KeyError, AttributeError):
         print(f"keyroute plan: unknown --dtype {args.dtype!r}", file=sys.stderr)
         return 2
+    if not dtype.is_floating_point:  # parameters must be able to require grad
+        print(
+            f"keyroute plan: --dtype must be a floating-point dtype, got {args.dtype!r}",
+            file=sys.stderr,
+        )
+        return 2
     # Everything on the meta device: the weights and the activations are shapes only.
     with Device("meta"):
         model = Llama(cfg, dtype=dtype)
@@ -308,6 +324,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    for i, arg in enumerate(argv):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:  # Python keeps undecodable bytes as lone surrogates
+            print(f"keyroute: argument {i + 1} is not valid UTF-8", file=sys.stderr)
+            return 2
     if argv and argv[0].endswith(".py") and argv[0] not in _COMMANDS:
         argv.insert(0, "run")  # `python -m keyroute script.py args`
     args = build_parser().parse_args(argv)

@@ -56,6 +56,14 @@ def detach(self: Tensor) -> Tensor:
 def detach_(self: Tensor) -> Tensor:
     from ..autograd._meta import set_requires_grad
 
+    if self._base is not None:
+        raise RuntimeError(
+            "Can't detach views in-place. Use detach() instead. If you are using "
+            "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as "
+            "True, gradients are views of DDP buckets, and hence detach_() cannot be called on "
+            "these gradients. To fix this error, please refer to the Optimizer.zero_grad() "
+            "function in torch/optim/optimizer.py as the solution."
+        )
     if self._ag is not None:
         self._ag.grad_fn = None
     set_requires_grad(self, False)
@@ -131,6 +139,8 @@ def zero_(self: Tensor) -> Tensor:
 
 @method
 def resize_(self: Tensor, *sizes: Any, memory_format: Any = None) -> Tensor:
+    if self.requires_grad:  # PyTorch's VariableType resize_ check
+        raise RuntimeError("cannot resize variables that require grad")
     return aten.resize_.default(self, _shape_args(sizes))
 
 

@@ -73,7 +73,13 @@ def empty(size, *, dtype=None, layout=None, device=None, pin_memory=None, memory
         check(len(shape) == 4, "required rank 4 tensor to use channels_last format")
         n, c, h, w = shape
         stride = (h * w * c, 1, w * c, c)
-    return new_meta(shape, factory_dtype(dtype), stride)
+    dt = factory_dtype(dtype)
+    from ..tensor.geometry import contiguous_nbytes
+
+    for s in shape:
+        check(s >= 0, f"Trying to create tensor with negative dimension {s}: {list(shape)}")
+    contiguous_nbytes(shape, dt.itemsize)  # a size past int64 fails on meta too
+    return new_meta(shape, dt, stride)
 
 
 @meta(
@@ -144,6 +150,11 @@ def _to_copy(
     non_blocking=False,
     memory_format=None,
 ):
+    if device is not None:
+        from ..tensor.device import Device
+
+        if Device(device).type != "meta":  # a meta tensor has no data to copy anywhere
+            raise NotImplementedError("Cannot copy out of meta tensor; no data!")
     dt = self._dtype if dtype is None else to_dtype(dtype)
     return _clone_meta(self, memory_format, dt)
 

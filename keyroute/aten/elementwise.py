@@ -40,6 +40,7 @@ from . import _shape
 from ._define import aten, aten_lib, composite, defop, register_meta
 from ._meta_util import new_meta, shape_of
 from ._promotion import result_type
+from ._scalars import check_python_int
 from ._shape import broadcast_shapes
 
 __all__ = [
@@ -223,6 +224,7 @@ def checked_scalar(value: Any, dt: dtype) -> Any:
     form), raising "value cannot be converted to type int8_t without overflow"."""
     if isinstance(value, Tensor):
         value = value.item()
+    check_python_int(value)  # the argument parser's OverflowError comes first
     bad = False
     if dt.category <= 1:
         if isinstance(value, complex):

@@ -43,6 +43,25 @@ def _ops() -> Any:
 _OWN_REFS = 3
 
 
+def _check_hook_result(hook: Any, value: Any, result: Any) -> None:
+    """PyTorch's check_single_result: a tensor hook may not change the gradient's type,
+    device or size."""
+    name = getattr(hook, "__name__", type(hook).__name__)
+    if not hasattr(result, "_ks"):
+        raise TypeError(f"expected Tensor or None (got {type(result).__name__})")
+    if result._dtype is not value._dtype or result.device.type != value.device.type:
+        raise RuntimeError(
+            f"hook '{name}' has changed the type of value (was {value.type()} got {result.type()})"
+        )
+    if result.device != value.device:
+        raise RuntimeError(
+            f"hook '{name}' has changed the device of value (was {value.device} got "
+            f"{result.device})"
+        )
+    if tuple(result.shape) != tuple(value.shape):
+        raise RuntimeError(f"hook '{name}' has changed the size of value")
+
+
 def accumulate_into_grad(leaf: Any, g: Any, held: int = 0) -> None:
     """Add g into leaf.grad (PyTorch's AccumulateGrad::accumulateGrad), after the leaf's hooks.
 
@@ -322,6 +341,7 @@ def _call_node(node: Node, grads: list[Any], retain_graph: bool) -> list[Any]:
                 if nr < len(grads) and grads[nr] is not None:
                     new = hook(grads[nr])
                     if new is not None:
+                        _check_hook_result(hook, grads[nr], new)
                         grads[nr] = new
     if node._retains_grad:
         for nr, t in node._retains_grad.items():
@@ -409,10 +429,22 @@ def _as_list(x: Any) -> list[Any]:
     return [x]
 
 
+def _grad_list(grads: Any) -> list[Any] | None:
+    """PyTorch's _tensor_or_tensors_to_tuple for gradients: None, one tensor, or a sequence
+    (anything else fails as tuple() does: "'float' object is not iterable")."""
+    if grads is None:
+        return None
+    if hasattr(grads, "_ks"):
+        return [grads]
+    return list(tuple(grads))
+
+
 def _root_grads(outputs: list[Any], grad_outputs: list[Any] | None) -> list[Any]:
     """torch.autograd's _make_grads: the given gradients (shapes checked), or ones for scalar
     outputs that require grad (None for the others: the engine refuses them next)."""
     aten = _ops()
+    if grad_outputs is not None and len(grad_outputs) != len(outputs):
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(grad_outputs)} gradients")
     result = []
     for i, out in enumerate(outputs):
         g = grad_outputs[i] if grad_outputs is not None and i < len(grad_outputs) else None
@@ -426,10 +458,18 @@ def _root_grads(outputs: list[Any], grad_outputs: list[Any] | None) -> list[Any]
                         f"{out._dtype}"
                     )
                 g = aten.ones_like.default(out, memory_format=_PRESERVE_FORMAT)
+        elif not hasattr(g, "_ks"):
+            raise TypeError(
+                f"expected Tensor or None as grad_tensors[{i}] (got {type(g).__name__})"
+            )
         elif tuple(g._data.shape) != tuple(out._data.shape):
             raise RuntimeError(
                 f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and "
                 f"output[{i}] has a shape of {out.shape}."
+            )
+        elif g.device != out.device:  # the engine's validate_outputs on the root
+            raise RuntimeError(
+                f"invalid gradient at index {i} - expected device {out.device} but got {g.device}"
             )
         result.append(g)
     return result
@@ -477,7 +517,7 @@ def backward(
         if not inputs:
             raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     outputs = _as_list(tensors)
-    root_grads = _root_grads(outputs, _as_list(grad_tensors) if grad_tensors is not None else None)
+    root_grads = _root_grads(outputs, _grad_list(grad_tensors))
     if retain_graph is None:
         retain_graph = create_graph
     _check_outputs(outputs)
@@ -517,7 +557,7 @@ def grad(
     ins = _as_list(inputs)
     if not ins:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
-    root_grads = _root_grads(outs, _as_list(grad_outputs) if grad_outputs is not None else None)
+    root_grads = _root_grads(outs, _grad_list(grad_outputs))
     if retain_graph is None:
         retain_graph = create_graph
     if allow_unused is None:

@@ -97,6 +97,9 @@ class BackwardCFunction(Node, FunctionCtx):
                     f"function {self.name()} returned an incorrect number of gradients "
                     f"(expected {n}, got {len(result)})"
                 )
+        for r in result:
+            if r is not None and not hasattr(r, "_ks"):  # PyTorch's THPFunction check
+                raise RuntimeError(f"expected Variable or None (got {type(r).__name__})")
         return result
 
     def release_variables(self) -> None:

@@ -17,7 +17,7 @@ from ..dispatcher.keys import DispatchKey
 from ..dispatcher.keyset import REQUIRES_GRAD_BIT, key_bits
 from ..dispatcher.tls import state as _tls
 from ..tensor._tensor import make_tensor
-from ._meta import AutogradMeta, autograd_meta, version_counter
+from ._meta import INFERENCE_VERSION, AutogradMeta, autograd_meta, version_counter
 
 __all__ = [
     "Node",
@@ -59,6 +59,13 @@ class SavedTensor:
             return
         vc = t._vc
         ks = t._ks
+        if vc is INFERENCE_VERSION:  # an identity check: free on the common path
+            raise RuntimeError(
+                "Inference tensors cannot be saved for backward. Please do not use Tensors "
+                "created in inference mode in computation tracked by autograd. To work around "
+                "this, you can make a clone to get a normal tensor and use it in autograd, or "
+                "use `torch.no_grad()` instead of `torch.inference_mode()`."
+            )
         if not is_output or (ag := t._ag) is None or ag.grad_fn is None:
             # PyTorch's saved_original_ (an input, or an output without history): kept as it
             # is. No counter yet means version 0; the tensor gets one (shared with any later

@@ -23,7 +23,9 @@ from __future__ import annotations
 import functools
 import linecache
 import os
+import threading
 import warnings
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -35,6 +37,7 @@ from .alias import (
     AUTOGRADOTHER_BACKENDS,
     backend_keys_from_autograd,
 )
+from .device_check import device_checked, is_device_mix
 from .keys import (
     NUM_BACKENDS,
     PER_BACKEND_FUNCTIONALITIES,
@@ -142,6 +145,13 @@ _warned_override = False
 _PACKETS: dict[str, OpOverloadPacket] = {}
 _FALLBACKS: dict[int, list[KernelRegistration]] = {}
 
+#: Note [registration lock]: every change to the registry (kernels, schemas, fallbacks, the
+#: operator dict) and every cache fill holds this lock, so a resolution is computed from one
+#: consistent table and is never stored after a registration has dropped the caches. The hot
+#: path (a cache hit) takes no lock: it reads the old or the new cache, never a half-built one.
+#: Re-entrant: a library's registration calls several of these writers.
+REGISTRY_LOCK = threading.RLock()
+
 
 def _qualified(name: str, overload: str) -> str:
     return f"{name}.{overload}" if overload else name
@@ -157,11 +167,14 @@ def get_op(name: str, overload: str = "") -> OpOverload:
     q = _qualified(name, overload)
     op = _OPS.get(q)
     if op is None:
-        op = OpOverload(name, overload)
-        _OPS[q] = op
-        packet = _PACKETS.get(name)
-        if packet is not None:
-            packet._invalidate()
+        with REGISTRY_LOCK:
+            op = _OPS.get(q)
+            if op is None:
+                op = OpOverload(name, overload)
+                _OPS[q] = op
+                packet = _PACKETS.get(name)
+                if packet is not None:
+                    packet._invalidate()
     return op
 
 
@@ -170,6 +183,11 @@ def all_ops() -> list[OpOverload]:
 
 
 def _drop_op_if_empty(op: OpOverload) -> None:
+    with REGISTRY_LOCK:
+        _drop_op_if_empty_locked(op)
+
+
+def _drop_op_if_empty_locked(op: OpOverload) -> None:
     if op._schema is None and not op.kernels:
         q = op.qualified_name()
         if _OPS.get(q) is op:
@@ -192,40 +210,46 @@ def register_fallback(reg: KernelRegistration, replace_builtin: bool = False) ->
     missing_layer_lib): `replace_builtin=True` puts the new fallback over it, and removing the
     new one brings the refusal back."""
     key = reg.key
-    existing = _FALLBACKS.get(key)
-    if existing:
-        builtin = len(existing) == 1 and getattr(existing[0].owner, "_builtin", False)
-        if not (builtin and replace_builtin):
-            how = (
-                "; that one is a keyroute builtin fallback: pass replace_builtin=True to "
-                "Library.fallback to replace it"
-                if builtin
-                else ""
-            )
-            raise RuntimeError(
-                f"Tried to register multiple backend fallbacks for the same dispatch key "
-                f"{key_name(key)}; previous registration {existing[-1].debug}, new registration "
-                f"{reg.debug}{how}"
-            )
-        existing.append(reg)
-    else:
-        _FALLBACKS[key] = [reg]
-    _invalidate_all()
+    with REGISTRY_LOCK:
+        existing = _FALLBACKS.get(key)
+        if existing:
+            owner = existing[0].owner
+            if isinstance(owner, weakref.ref):  # libraries are held weakly (collectable)
+                owner = owner()
+            builtin = len(existing) == 1 and getattr(owner, "_builtin", False)
+            if not (builtin and replace_builtin):
+                how = (
+                    "; that one is a keyroute builtin fallback: pass replace_builtin=True to "
+                    "Library.fallback to replace it"
+                    if builtin
+                    else ""
+                )
+                raise RuntimeError(
+                    f"Tried to register multiple backend fallbacks for the same dispatch key "
+                    f"{key_name(key)}; previous registration {existing[-1].debug}, new "
+                    f"registration {reg.debug}{how}"
+                )
+            existing.append(reg)
+        else:
+            _FALLBACKS[key] = [reg]
+        _invalidate_all()
 
     def remove() -> None:
-        regs = _FALLBACKS.get(key)
-        if regs and reg in regs:
-            regs.remove(reg)
-            if not regs:
-                del _FALLBACKS[key]
-            _invalidate_all()
+        with REGISTRY_LOCK:
+            regs = _FALLBACKS.get(key)
+            if regs and reg in regs:
+                regs.remove(reg)
+                if not regs:
+                    del _FALLBACKS[key]
+                _invalidate_all()
 
     return remove
 
 
 def _invalidate_all() -> None:
-    for op in _OPS.values():
-        op._invalidate()
+    with REGISTRY_LOCK:
+        for op in _OPS.values():
+            op._invalidate()
 
 
 # ----------------------------------------------------------------------------- errors
@@ -403,6 +427,10 @@ class OpOverload:
 
     # -- schema
     def set_schema(self, schema: Any) -> None:
+        with REGISTRY_LOCK:
+            self._set_schema(schema)
+
+    def _set_schema(self, schema: Any) -> None:
         if self._schema is None:
             _DEFINED_NAMES[self._name] = _DEFINED_NAMES.get(self._name, 0) + 1
         self._schema = schema
@@ -414,6 +442,10 @@ class OpOverload:
     # -- registration
     def add_kernel(self, reg: KernelRegistration) -> Callable[[], None]:
         """Register a kernel (newest wins); returns the function that removes it."""
+        with REGISTRY_LOCK:
+            return self._add_kernel(reg)
+
+    def _add_kernel(self, reg: KernelRegistration) -> Callable[[], None]:
         global _warned_override
         regs = self.kernels.setdefault(reg.key, [])
         if regs and not _warned_override:
@@ -430,17 +462,22 @@ class OpOverload:
         self._invalidate()
 
         def remove() -> None:
-            lst = self.kernels.get(reg.key)
-            if lst and reg in lst:
-                lst.remove(reg)
-                if not lst:
-                    del self.kernels[reg.key]
-                self._invalidate()
+            with REGISTRY_LOCK:
+                lst = self.kernels.get(reg.key)
+                if lst and reg in lst:
+                    lst.remove(reg)
+                    if not lst:
+                        del self.kernels[reg.key]
+                    self._invalidate()
 
         return remove
 
     def clear_schema(self) -> None:
         """Undo set_schema (the defining library is being destroyed)."""
+        with REGISTRY_LOCK:
+            self._clear_schema()
+
+    def _clear_schema(self) -> None:
         if self._schema is not None:
             n = _DEFINED_NAMES.get(self._name, 1) - 1
             if n:
@@ -461,10 +498,11 @@ class OpOverload:
         return str(self._schema) if self._schema is not None else self.qualified_name()
 
     def _invalidate(self) -> None:
-        self._table = None
-        self._masks = None
-        self._cache.clear()
-        self._rcache.clear()
+        with REGISTRY_LOCK:
+            self._table = None
+            self._masks = None
+            self._cache.clear()
+            self._rcache.clear()
 
     def _active(self, key: int) -> KernelRegistration | None:
         regs = self.kernels.get(key)
@@ -516,30 +554,43 @@ class OpOverload:
         return None
 
     def _get_table(self) -> dict[int, tuple[KernelRegistration, str]]:
-        table = self._table
-        if table is None:
-            table = {}
-            for k in TABLE_KEYS:
-                entry = self.compute_entry(k)
-                if entry is not None:
-                    table[k] = entry
-            self._table = table
-            self._masks = _fallthrough_masks(table)
-        return table
+        return self._table_and_masks()[0]
+
+    def _table_and_masks(self) -> tuple[dict[int, tuple[KernelRegistration, str]], list[int]]:
+        # The pair is read and built under the lock: a writer may drop it at any moment.
+        with REGISTRY_LOCK:
+            table, masks = self._table, self._masks
+            if table is None or masks is None:
+                table = {}
+                for k in TABLE_KEYS:
+                    entry = self.compute_entry(k)
+                    if entry is not None:
+                        table[k] = entry
+                masks = _fallthrough_masks(table)
+                self._table, self._masks = table, masks
+            return table, masks
 
     # -- resolution
-    def _resolve(self, ks: int, collapse: bool, record: bool = True) -> Callable[..., Any]:
-        """The callable that handles dispatch key set ks (cached by the caller).
+    def _resolve(self, ks: int, collapse: bool) -> Callable[..., Any]:
+        """The cached callable for key set ks: a top-level call's (`collapse`) or a
+        redispatch's. Computed and stored under the lock (Note [registration lock])."""
+        with REGISTRY_LOCK:
+            cache = self._cache if collapse else self._rcache
+            fn = cache.get(ks)
+            if fn is None:
+                fn = cache[ks] = self._compute(ks, collapse)
+            return fn
+
+    def _compute(self, ks: int, collapse: bool, record: bool = True) -> Callable[..., Any]:
+        """The callable that handles dispatch key set ks.
 
         A top-level call (`collapse`) masks out fallthrough keys first; a redispatch does not
         (its key set was masked at the top, as in PyTorch), so redispatching onto a
         fallthrough entry is an error, as PyTorch's INTERNAL ASSERT. `record=False`: the
         plain-path shortcut's inner resolution, which the profiler must not wrap twice.
         """
-        table = self._get_table()
+        table, masks = self._table_and_masks()
         if collapse:
-            masks = self._masks
-            assert masks is not None
             ks = ks & masks[(ks & BACKEND_MASK).bit_length()]
         key = highest_priority_key(ks)
         entry = table.get(key)
@@ -551,6 +602,8 @@ class OpOverload:
             fn = _raiser(_no_kernel_error(self, key))
         else:
             fn = self._bind(entry[0], key, ks, collapse)
+            if collapse and is_device_mix(ks):
+                fn = device_checked(self, fn)  # tensors of two devices: PyTorch's check
         if _trace.enabled:
             fn = _trace.traced(self, ks, key, entry, fn, "call" if collapse else "redispatch")
         if _trace.profile_wrap is not None and record:
@@ -568,7 +621,7 @@ class OpOverload:
         if collapse and not _trace.every_layer and isinstance(fn, LayerKernel):
             below = fn.passthrough(masked)
             if below is not None:
-                return self._resolve(below, True, False)
+                return self._compute(below, True, False)
         if reg.is_fallback:
             if reg.with_keyset:
                 bound = functools.partial(fn, DispatchKeySet.from_raw(masked), self)
@@ -591,7 +644,7 @@ class OpOverload:
         ks = (ks | include) & mask
         fn = self._cache.get(ks)
         if fn is None:
-            fn = self._cache[ks] = self._resolve(ks, True)
+            fn = self._resolve(ks, True)
         return fn(*args, **kwargs)
 
     def _extract(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> int:
@@ -617,7 +670,7 @@ class OpOverload:
         """Dispatch with an explicit key-set int (TLS already applied by the caller)."""
         fn = self._cache.get(ks)
         if fn is None:
-            fn = self._cache[ks] = self._resolve(ks, True)
+            fn = self._resolve(ks, True)
         return fn(*args, **kwargs)
 
     def redispatch(self, keyset: DispatchKeySet | int, *args: Any, **kwargs: Any) -> Any:
@@ -626,13 +679,13 @@ class OpOverload:
         ks = keyset.repr_ if isinstance(keyset, DispatchKeySet) else int(keyset)
         fn = self._rcache.get(ks)
         if fn is None:
-            fn = self._rcache[ks] = self._resolve(ks, False)
+            fn = self._resolve(ks, False)
         return fn(*args, **kwargs)
 
     def _redispatch(self, ks: int, *args: Any, **kwargs: Any) -> Any:
         fn = self._rcache.get(ks)
         if fn is None:
-            fn = self._rcache[ks] = self._resolve(ks, False)
+            fn = self._resolve(ks, False)
         return fn(*args, **kwargs)
 
     def kernel_for_key(self, key: int) -> Callable[..., Any] | None:
@@ -705,7 +758,7 @@ def _call_source(pattern: tuple[tuple[int, int], ...], required: int, terms: lis
         "    try:\n"
         "        fn = cache[ks]\n"
         "    except KeyError:\n"
-        "        fn = cache[ks] = resolve(ks, True)\n"
+        "        fn = resolve(ks, True)\n"
         "    return fn(*args)\n"
     )
 

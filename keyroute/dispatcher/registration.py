@@ -26,6 +26,7 @@ from .alias import ALIAS_EXPANSION
 from .boxing import normalize_args
 from .keys import TABLE_KEYS, DispatchKey, is_alias_key, key_name, parse_dispatch_key
 from .operator import (
+    REGISTRY_LOCK,
     KernelRegistration,
     OpOverload,
     _drop_op_if_empty,
@@ -142,6 +143,7 @@ class Library:
         """A library for keyroute's own registrations (kernels get unboxed arguments)."""
         lib = cls(ns, kind)
         lib._boxed = False
+        _INTERNAL_LIBS.append(lib)  # keyroute's own registrations live as long as the process
         return lib
 
     def __repr__(self) -> str:
@@ -158,6 +160,10 @@ class Library:
     # -- define
     def define(self, schema: str, alias_analysis: str = "", *, tags: Any = ()) -> str:
         """Define an operator from its schema; returns its name (without the namespace)."""
+        with REGISTRY_LOCK:  # atomic with respect to calls and other registrations
+            return self._define(schema, alias_analysis, tags)
+
+    def _define(self, schema: str, alias_analysis: str, tags: Any) -> str:
         from .schema import SchemaParseError, parse_schema
 
         if alias_analysis not in ("", "FROM_SCHEMA", "CONSERVATIVE"):
@@ -207,14 +213,18 @@ class Library:
         op.alias_analysis = alias_analysis or "FROM_SCHEMA"
         op.tags = tuple(tags) if isinstance(tags, (list, tuple)) else (tags,)
         qual = op.qualified_name()
-        self._op_defs.add(qual)
+        op_defs = self._op_defs
+        op_defs.add(qual)
+
+        # The undo closures must not hold the library: the finalizer keeps them alive, and
+        # a library they referenced could never be collected (and never undone).
 
         def undo() -> None:
             op.clear_schema()
             op.debug = ""
             op.alias_analysis = ""
             op._invalidate()
-            self._op_defs.discard(qual)
+            op_defs.discard(qual)
             _drop_op_if_empty(op)
 
         self._undo.append(undo)
@@ -232,6 +242,17 @@ class Library:
     ) -> None:
         """Register `fn` as the kernel of `op_name` for `dispatch_key` (runtime or alias key;
         "" = the library's default key, else CompositeImplicitAutograd)."""
+        with REGISTRY_LOCK:  # atomic with respect to calls and other registrations
+            self._impl(op_name, fn, dispatch_key, with_keyset, allow_override)
+
+    def _impl(
+        self,
+        op_name: str | OpOverload,
+        fn: Callable[..., Any],
+        dispatch_key: str | DispatchKey,
+        with_keyset: bool,
+        allow_override: bool,
+    ) -> None:
         if not callable(fn):
             raise TypeError(
                 f"Input function is required to be a callable but found type {type(fn)}"
@@ -277,16 +298,17 @@ class Library:
             with_keyset=with_keyset,
             fallthrough=fn is fallthrough_kernel,
             debug=registration_site(),
-            owner=self,
+            owner=weakref.ref(self),  # a strong reference would keep the library alive
         )
         remove = op.add_kernel(reg)
         _PYTHON_IMPLS.add(impl_key)
-        self._op_impls.add(impl_key)
+        op_impls = self._op_impls
+        op_impls.add(impl_key)
 
         def undo() -> None:
             remove()
             _PYTHON_IMPLS.discard(impl_key)
-            self._op_impls.discard(impl_key)
+            op_impls.discard(impl_key)
             _drop_op_if_empty(op)
 
         self._undo.append(undo)
@@ -327,10 +349,20 @@ class Library:
         fn(keyset, op, *args, **kwargs) with `with_keyset`, for every operator without a
         kernel of its own there. Namespace "_" only.
 
-        A key has one fallback, as in PyTorch. On the keys of layers keyroute does not build
-        yet, keyroute installs a refusal (layers/fallbacks.py); a new layer passes
-        `replace_builtin=True` (a keyroute extension) to put its fallback over it, and
-        destroying the library brings the refusal back."""
+        A key has one fallback. Where keyroute installs one of its own (layers/fallbacks.py:
+        the fallthroughs, and the refusals of layers it does not build), a new layer passes
+        `replace_builtin=True` (a keyroute extension) to put its fallback over it; destroying
+        the library brings the builtin one back."""
+        with REGISTRY_LOCK:  # atomic with respect to calls and other registrations
+            self._fallback(fn, dispatch_key, with_keyset, replace_builtin)
+
+    def _fallback(
+        self,
+        fn: Callable[..., Any],
+        dispatch_key: str | DispatchKey,
+        with_keyset: bool,
+        replace_builtin: bool,
+    ) -> None:
         if dispatch_key == "":
             dispatch_key = self.dispatch_key
         if dispatch_key == "":
@@ -350,27 +382,37 @@ class Library:
             fn = BoxedFallback(fn, with_keyset)
         site = registration_site()
         keys = [k for k in TABLE_KEYS if k in ALIAS_EXPANSION[key]] if is_alias_key(key) else [key]
-        # Note: like PyTorch, an alias fallback is registered key by key and is not atomic.
-        for k in keys:
-            reg = KernelRegistration(
-                fn,
-                k,
-                with_keyset=with_keyset,
-                fallthrough=fn is fallthrough_kernel,
-                debug=site,
-                is_fallback=True,
-                owner=self,
-            )
-            self._undo.append(register_fallback(reg, replace_builtin))
+        # An alias fallback is registered key by key; unlike PyTorch (which keeps the keys
+        # registered before the failing one), a failure undoes the keys already done, so a
+        # failed registration changes nothing.
+        done: list[Callable[[], None]] = []
+        try:
+            for k in keys:
+                reg = KernelRegistration(
+                    fn,
+                    k,
+                    with_keyset=with_keyset,
+                    fallthrough=fn is fallthrough_kernel,
+                    debug=site,
+                    is_fallback=True,
+                    owner=weakref.ref(self),  # a strong reference would keep the library alive
+                )
+                done.append(register_fallback(reg, replace_builtin))
+        except BaseException:
+            _undo_all(done)
+            raise
+        self._undo.extend(done)
 
     # -- teardown
     def _destroy(self) -> None:
         """Undo every registration this library made (newest first)."""
-        _undo_all(self._undo)
-        self._finalizer.detach()
+        with REGISTRY_LOCK:
+            _undo_all(self._undo)
+            self._finalizer.detach()
 
 
 _PYTHON_IMPLS: set[str] = set()
+_INTERNAL_LIBS: list[Library] = []
 
 
 class BoxedKernel:
@@ -415,8 +457,9 @@ class BoxedFallback:
 
 
 def _undo_all(undo: list[Callable[[], None]]) -> None:
-    while undo:
-        undo.pop()()
+    with REGISTRY_LOCK:  # a finalizer may run in any thread
+        while undo:
+            undo.pop()()
 
 
 def _packets() -> dict[str, Any]:

@@ -309,7 +309,7 @@ class AutogradKernel(LayerKernel):
             # Below autograd, as _below does.
             fn = rcache.get(below)
             if fn is None:
-                fn = rcache[below] = resolve(below, False)
+                fn = resolve(below, False)
             exclude, mask, im = st.exclude, st.mask, st.im
             if exclude & _BELOW_EXCLUDE == _BELOW_EXCLUDE:
                 out = fn(*args, **kwargs)

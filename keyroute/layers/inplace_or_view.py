@@ -91,9 +91,13 @@ def _view_kernel(op: OpOverload, source: int, source_name: str, multi: bool):
 
 
 def _detach_kernel(op: OpOverload):
-    # detach shares the data but is not a view: no `_base`, its own version counter.
+    # detach shares the data but is not a view (no `_base`); like PyTorch's it shares the
+    # version counter, so an in-place change through it is seen by autograd's saved tensors.
     def kernel(ks: DispatchKeySet, *args: Any, **kwargs: Any) -> Any:
-        return _below(ks, op, args, kwargs)
+        out = _below(ks, op, args, kwargs)
+        self = args[0] if args else kwargs["self"]
+        out._vc = version_counter(self)
+        return out
 
     return kernel
 

@@ -18,8 +18,6 @@ file is checked before the model changes: names, shapes, dtypes.
 from __future__ import annotations
 
 import contextlib
-import json
-import struct
 from pathlib import Path
 from typing import Any
 
@@ -60,13 +58,10 @@ def _np_dtype(name: str) -> np.dtype:
 def read_safetensors_header(path: str | Path) -> tuple[dict[str, Any], int]:
     """The file's header (name -> {"dtype", "shape", "data_offsets"}, plus "__metadata__")
     and the byte offset where tensor data starts."""
-    with open(path, "rb") as f:
-        raw = f.read(8)
-        if len(raw) != 8:
-            raise RuntimeError(f"{path}: not a safetensors file (shorter than its header size)")
-        (n,) = struct.unpack("<Q", raw)
-        header = json.loads(f.read(n))
-    return header, 8 + n
+    # Validated whole before any tensor is read: a corrupt file never half-loads a model.
+    from .safetensors_header import read_header
+
+    return read_header(path)
 
 
 def _owner(model: Any, name: str) -> tuple[Any, str]:

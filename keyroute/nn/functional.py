@@ -198,7 +198,19 @@ def threshold(input: Tensor, threshold: float, value: float, inplace: bool = Fal
 def glu(input: Tensor, dim: int = -1) -> Tensor:
     if input.dim() == 0:
         raise RuntimeError("glu does not support scalars because halving size must be even")
-    return _op("glu")(input, dim)
+    # keyroute has no aten::glu kernel: the composite a * sigmoid(b) of the two halves.
+    ndim = input.dim()
+    if not -ndim <= dim < ndim:
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{-ndim}, {ndim - 1}], but got "
+            f"{dim})"
+        )
+    d = dim % ndim
+    n = input.shape[d]
+    if n % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {d} is size {n}")
+    a, b = input.chunk(2, d)
+    return a * b.sigmoid()
 
 
 def logsigmoid(input: Tensor) -> Tensor:

@@ -597,10 +597,14 @@ def _view_into(
     root: np.ndarray, np_dtype: Any, shape: tuple[int, ...], stride: tuple[int, ...], offset: int
 ) -> np.ndarray:
     """A view of flat storage `root` with element strides and offset (a tensor's geometry)."""
+    from .geometry import check_in_bounds
+
     flat = root.reshape(-1)
     if flat.dtype != np_dtype:
         flat = flat.view(np.uint8).view(np_dtype)
     item = flat.itemsize
+    # The geometry may come from a file (unpickling): never trust it (see tensor/geometry.py).
+    check_in_bounds(shape, stride, offset, item, flat.nbytes)
     return np.lib.stride_tricks.as_strided(
         flat[offset:], tuple(shape), tuple(s * item for s in stride)
     )

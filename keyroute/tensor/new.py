@@ -417,6 +417,8 @@ def rebuild_meta_tensor(
     state: dict[str, Any] | None = None,
 ) -> Tensor:
     """Unpickle a meta tensor (layout only)."""
+    from .geometry import check_in_bounds
 
+    check_in_bounds(shape, stride, offset, dt.itemsize, storage_nbytes)  # from a file: check
     meta = MetaArray(shape, stride, dt.np, offset, storage_nbytes)
     return _set_state(make_tensor(meta, dt, META_KEYS), requires_grad, state)

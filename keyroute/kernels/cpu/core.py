@@ -15,6 +15,7 @@ from ...dispatcher.keyset import REQUIRES_GRAD_BIT
 from ...tensor._tensor import Tensor, _root_array, make_tensor
 from ...tensor.device import Device
 from ...tensor.dtype import to_dtype
+from ...tensor.geometry import allocation_error, check_in_bounds, contiguous_nbytes
 from ...tensor.layout import preserve_format, to_memory_format
 from ._kernel import check_no_internal_overlap, kernel, wrap
 
@@ -35,6 +36,7 @@ def strided_view(
     flat = (
         root.reshape(-1).view(base_arr.dtype) if root.dtype != base_arr.dtype else root.reshape(-1)
     )
+    check_in_bounds(shape, stride, offset, item, flat.nbytes)  # NumPy would trust it
     start = flat[offset:] if offset else flat
     return _as_strided(
         start, shape, tuple(s * item for s in stride), writeable=base_arr.flags.writeable
@@ -53,17 +55,23 @@ def empty(size, *, dtype=None, layout=None, device=None, pin_memory=None, memory
             raise RuntimeError(
                 f"Trying to create tensor with negative dimension {s}: {list(shape)}"
             )
+    nbytes = contiguous_nbytes(shape, dt.itemsize)
     mf = to_memory_format(memory_format)
-    if mf is not None and mf.name == "channels_last":
-        if len(shape) != 4:
-            raise RuntimeError("required rank 4 tensor to use channels_last format")
-        n, c, h, w = shape
-        return wrap(np.empty((n, h, w, c), dt.np).transpose(0, 3, 1, 2), dt)
-    if 0 in shape:
-        # NumPy gives zero-size arrays zero strides; PyTorch's are the contiguous ones.
-        strides = tuple(st * dt.itemsize for st in _shape.contiguous_strides(shape))
-        return wrap(_as_strided(np.empty(0, dt.np), shape, strides), dt)
-    return wrap(np.empty(shape, dt.np), dt)
+    try:
+        if mf is not None and mf.name == "channels_last":
+            if len(shape) != 4:
+                raise RuntimeError("required rank 4 tensor to use channels_last format")
+            n, c, h, w = shape
+            return wrap(np.empty((n, h, w, c), dt.np).transpose(0, 3, 1, 2), dt)
+        if 0 in shape:
+            # NumPy gives zero-size arrays zero strides; PyTorch's are the contiguous ones.
+            strides = tuple(st * dt.itemsize for st in _shape.contiguous_strides(shape))
+            return wrap(_as_strided(np.empty(0, dt.np), shape, strides), dt)
+        return wrap(np.empty(shape, dt.np), dt)
+    except (MemoryError, ValueError) as exc:  # NumPy's "array is too big" is a ValueError
+        if isinstance(exc, ValueError) and "too big" not in str(exc):
+            raise
+        raise allocation_error(nbytes) from None
 
 
 @kernel("empty_strided")
@@ -408,14 +416,6 @@ def as_strided(self, size, stride, storage_offset=None):
     if len(shape) != len(strides):
         raise RuntimeError("mismatch in length of strides and shape")
     offset = self.storage_offset() if storage_offset is None else int(storage_offset)
-    root = _root_array(self._data)
-    needed = offset + (1 + sum((s - 1) * st for s, st in zip(shape, strides)) if all(shape) else 0)
-    if needed > root.nbytes // self._data.itemsize:
-        raise RuntimeError(
-            f"setStorage: sizes {list(shape)}, strides {list(strides)}, storage offset {offset}, "
-            f"and itemsize {self._data.itemsize} requiring a storage size of "
-            f"{needed * self._data.itemsize} are out of bounds for storage of size {root.nbytes}"
-        )
     return view_of(self, strided_view(self._data, shape, strides, offset))
 
 

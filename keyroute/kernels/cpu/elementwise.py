@@ -23,6 +23,7 @@ import numpy as np
 
 from ...aten import elementwise as ew
 from ...aten._promotion import _python_scalar, result_type
+from ...aten._scalars import check_python_int
 from ...aten._shape import broadcast_shapes, elementwise_strides
 from ...tensor._tensor import CPU_KEYS, Tensor
 from ...tensor.dtype import bool_, float32, float64
@@ -255,6 +256,7 @@ def _scalar(v: Any, dt: Any, np_dt: Any) -> Any:
     (integers wrap as C++ casts do), in NumPy form for computing in np_dt."""
     if v.__class__ not in (int, float, bool, complex):
         v = _python_scalar(v)
+    check_python_int(v)  # where a Python int becomes a number (aten/_scalars.py)
     cat = dt.category
     if cat == 0:
         return np.bool_(bool(v))
@@ -807,6 +809,7 @@ _SC64: dict[Any, ndarray] = {}
 def _scalar_array(v: Any, dt: Any, cache: dict[Any, ndarray]) -> Any:
     if len(cache) > 256:
         cache.clear()
+    check_python_int(v)  # a cache miss only: the hot path pays nothing
     try:
         z = np.asarray(v, dt.np)
     except OverflowError:
