@@ -73,7 +73,7 @@ from .random import (  # noqa: E402
     seed,
     set_rng_state,
 )
-from ._creation import (  # noqa: E402
+from ._api.creation import (
     arange,
     as_tensor,
     asarray,
@@ -98,7 +98,7 @@ from ._creation import (  # noqa: E402
     tensor,
     zeros,
     zeros_like,
-)
+)  # noqa: E402
 from . import _api  # noqa: E402
 from ._api import core as _api_core  # noqa: E402, F401
 from ._api import elementwise as _api_elementwise  # noqa: E402, F401
@@ -108,6 +108,7 @@ from ._api import indexing as _api_indexing  # noqa: E402, F401
 from ._api import assembly as _api_assembly  # noqa: E402, F401
 from ._api import linalg as _api_linalg  # noqa: E402, F401
 from ._api import nn as _api_nn  # noqa: E402, F401
+from ._api import random as _api_random  # noqa: E402, F401
 from ._api import closeness as _api_closeness  # noqa: E402, F401
 from . import nn  # noqa: E402
 from . import optim  # noqa: E402
@@ -189,7 +190,8 @@ from .utils import _pytree as _utils_pytree, weak as _utils_weak  # noqa: E402, 
 from .amp import autocast  # noqa: E402
 
 # Graph capture (keyroute.fx, make_fx, functionalization) and functionalization's private API.
-from . import func, fx  # noqa: E402
+from . import fx  # noqa: E402
+from .fx.experimental import proxy_tensor as _proxy_tensor  # noqa: E402, F401  (PreDispatch)
 from .layers.functionalize import from_functional as _from_functional_tensor  # noqa: E402
 from .layers.functionalize import is_functional as _is_functional_tensor  # noqa: E402
 from .layers.functionalize import sync as _sync  # noqa: E402
@@ -202,3 +204,4 @@ _C._is_functional_tensor = _is_functional_tensor
 
 from . import func  # noqa: E402  (torch.func: vmap, grad, ... on the functorch layers)
 from .func import vmap  # noqa: E402
+from ._higher_order_ops import cond  # noqa: E402

@@ -227,7 +227,7 @@ def _rebuild_device_tensor_from_cpu_tensor(
 def _rebuild_device_tensor_from_numpy(
     data: Any, dtype: Any, device: Any, requires_grad: bool
 ) -> Tensor:
-    from ._creation import from_numpy
+    from ._api.creation import from_numpy
 
     t = from_numpy(np.asarray(data)).to(dtype=_check_dtype(dtype), device=_restore_device(device))
     if requires_grad:

@@ -9,6 +9,8 @@ keyroute keys              every dispatch key: value, name, kind, in priority or
 keyroute table OP          the computed dispatch table of an operator (aten::add.Tensor)
 keyroute dump OP           the operator's registrations
 keyroute schema OP         the schemas of an operator's overloads (aten::add)
+keyroute run S.py [ARGS]   run a PyTorch program on keyroute (`import torch` gives keyroute;
+                           --trace: the dispatch trace, --profile: operator counts, on stderr)
 keyroute profile S.py ...  run a program under keyroute.profiler (-o trace.json)
 keyroute view trace.json   the trace in the Perfetto UI on 127.0.0.1 (the viewer extra)
 """
@@ -170,7 +172,7 @@ def _positive_int(text: str) -> int:
 
 
 def _cmd_plan(args: argparse.Namespace) -> int:
-    from . import _creation
+    from ._api import creation as _creation
     from .models.llama import LLAMA_CONFIGS, Llama, LlamaConfig
     from .tensor.device import Device
     from .tensor.dtype import int64, to_dtype
@@ -241,6 +243,12 @@ def _cmd_plan(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_run(args: argparse.Namespace) -> int:
+    from .run import run_script
+
+    return run_script(args.script, args.args, trace=args.trace, profile=args.profile)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="keyroute", description="PyTorch's dispatcher in Python: inspect and run it."
@@ -286,6 +294,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("schema", help="print the schemas of an operator's overloads")
     p.add_argument("op", help="operator, e.g. aten::add")
     p.set_defaults(func=_cmd_schema)
+    p = sub.add_parser("run", help="run a PyTorch program on keyroute (torch -> keyroute)")
+    p.add_argument("--trace", action="store_true", help="print the dispatch trace (stderr)")
+    p.add_argument("--profile", action="store_true", help="operator counts at exit (stderr)")
+    p.add_argument("script", help="the program (a .py file)")
+    p.add_argument("args", nargs=argparse.REMAINDER, help="the program's arguments")
+    p.set_defaults(func=_cmd_run)
     from .profiler.cli import add_commands as _profiler_commands
 
     _profiler_commands(sub)  # keyroute profile, keyroute view
@@ -293,9 +307,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0].endswith(".py") and argv[0] not in _COMMANDS:
+        argv.insert(0, "run")  # `python -m keyroute script.py args`
     args = build_parser().parse_args(argv)
     return int(args.func(args) or 0)
 
+
+_COMMANDS = ("embed", "plan", "keys", "table", "dump", "schema", "run", "profile", "view")
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

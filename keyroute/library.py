@@ -127,6 +127,22 @@ def register_kernel(
     return _opdef_for(op).register_kernel(device_types, func)
 
 
+def register_vmap(op: Any, func: Any = None, /, *, lib: Library | None = None) -> Any:
+    """Register a vmap rule func(info, in_dims, *args, **kwargs) -> (output, out_dims)."""
+
+    def register(fn: Any) -> Any:
+        from .layers.functorch import register_vmap_rule
+
+        target = getattr(op, "_opoverload", op)
+        name = target if isinstance(target, str) else target.qualified_name()
+        if "::" not in name:
+            raise ValueError(f"register_vmap: expected 'namespace::name', got {name!r}")
+        register_vmap_rule(name.removesuffix(".default"), fn)
+        return fn
+
+    return register(func) if func is not None else register
+
+
 def __getattr__(name: str) -> Any:
     if name == "custom_op":
         from ._library.custom_ops import custom_op

@@ -61,7 +61,19 @@ _STATE_DTYPE = np.dtype(
             "next_float",
             "next_float_valid",
         ],
-        "formats": ["<u8", "<i4", "<i4", "<u8", ("<u8", _N), "<f8", "<f8", "<f8", "<i4", "<f4", "u1"],
+        "formats": [
+            "<u8",
+            "<i4",
+            "<i4",
+            "<u8",
+            ("<u8", _N),
+            "<f8",
+            "<f8",
+            "<f8",
+            "<i4",
+            "<f4",
+            "u1",
+        ],
         "offsets": [0, 8, 12, 16, 24, 5016, 5024, 5032, 5040, 5048, 5052],
         "itemsize": _STATE_SIZE,
     }
@@ -100,7 +112,9 @@ class Generator:
 
         dev = Device(device)
         if dev.type != "cpu":
-            raise RuntimeError(f"Device type {dev.type.upper()} is not supported for torch.Generator() api.")
+            raise RuntimeError(
+                f"Device type {dev.type.upper()} is not supported for torch.Generator() api."
+            )
         self.device = dev
         self._bg = np.random.MT19937(0)
         self._next_double: float | None = None
@@ -299,4 +313,3 @@ def fork_rng(
         yield
     finally:
         set_rng_state(cpu_state)
-

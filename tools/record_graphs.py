@@ -11,6 +11,7 @@ import sys
 import warnings
 
 import torch
+from torch._decomp import core_aten_decompositions
 from torch.func import functionalize
 from torch.fx.experimental.proxy_tensor import make_fx
 
@@ -26,7 +27,7 @@ def main() -> None:
     for name in graph_cases.CASES:
         for mode in graph_cases.MODES:
             out["graphs"][f"{name}/{mode}"] = graph_cases.trace(
-                torch, make_fx, functionalize, name, mode
+                torch, make_fx, functionalize, name, mode, core_aten_decompositions
             )
     path = ROOT / "tests" / "data" / "graphs.json"
     path.write_text(json.dumps(out, separators=(",", ":")) + "\n")

@@ -144,20 +144,6 @@ def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *, generator: Any
     return aten.normal_.default(self, mean, std, generator=generator)
 
 
-@method
-def random_(self: Tensor, *args: Any, generator: Any = None) -> Tensor:
-    if len(args) == 2:
-        return getattr(aten.random_, "from")(self, args[0], args[1], generator=generator)
-    if len(args) == 1:
-        return aten.random_.to(self, args[0], generator=generator)
-    return getattr(aten.random_, "from")(self, 0, None, generator=generator)
-
-
-@method
-def bernoulli_(self: Tensor, p: float = 0.5, *, generator: Any = None) -> Tensor:
-    return aten.bernoulli_.float(self, p, generator=generator)
-
-
 # -- conversions
 
 
@@ -314,7 +300,7 @@ def new_full(
 def new_tensor(
     self: Tensor, data: Any, *, dtype: Any = None, device: Any = None, requires_grad: bool = False
 ) -> Tensor:
-    from .._creation import tensor
+    from .creation import tensor
 
     return tensor(
         data, dtype=dtype or self._dtype, device=device or self.device, requires_grad=requires_grad

@@ -32,12 +32,8 @@ from . import FUNCTIONS, function, method, method_as
 aten = ops.aten
 # The operators' plain-function forms (`fast_call`: same behaviour as calling the OpOverload,
 # one slot lookup cheaper); the dunders below take the OpOverloads themselves.
-_add = fast_call(aten.add.Tensor)
-_sub = fast_call(aten.sub.Tensor)
 _mul = fast_call(aten.mul.Tensor)
 _div = fast_call(aten.div.Tensor)
-_add_ = fast_call(aten.add_.Tensor)
-_sub_ = fast_call(aten.sub_.Tensor)
 _mul_ = fast_call(aten.mul_.Tensor)
 _div_ = fast_call(aten.div_.Tensor)
 _exp = aten.exp.default
@@ -60,35 +56,12 @@ def _type_name(x: Any) -> str:
 
 
 # -- Python operators ------------------------------------------------------------------------
-# The hot ones call the operator directly (one Python frame above the dispatcher).
-
-
-def __add__(self: Tensor, other: Any) -> Tensor:  # noqa: N807
-    return _add(self, other)
-
-
-def __radd__(self: Tensor, other: Any) -> Tensor:  # noqa: N807
-    return _add(self, other)
-
-
-def __sub__(self: Tensor, other: Any) -> Tensor:  # noqa: N807
-    return _sub(self, other)
+# The hot ones (+ - * / and their in-place and reflected forms, unary -) are fast_call forms of
+# their operators, attached below; these are the rest.
 
 
 def __rsub__(self: Tensor, other: Any) -> Tensor:  # noqa: N807
     return aten.rsub.Scalar(self, other)
-
-
-def __mul__(self: Tensor, other: Any) -> Tensor:  # noqa: N807
-    return _mul(self, other)
-
-
-def __rmul__(self: Tensor, other: Any) -> Tensor:  # noqa: N807
-    return _mul(self, other)
-
-
-def __truediv__(self: Tensor, other: Any) -> Tensor:  # noqa: N807
-    return _div(self, other)
 
 
 def __rtruediv__(self: Tensor, other: Any) -> Tensor:  # noqa: N807
@@ -124,10 +97,6 @@ def __rpow__(self: Tensor, other: Any) -> Tensor:  # noqa: N807
     return aten.pow.Scalar(other, self)
 
 
-def __neg__(self: Tensor) -> Tensor:  # noqa: N807
-    return _neg(self)
-
-
 def __pos__(self: Tensor) -> Tensor:  # noqa: N807
     if self._dtype.category == 0:
         raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
@@ -140,22 +109,6 @@ def __abs__(self: Tensor) -> Tensor:  # noqa: N807
 
 def __invert__(self: Tensor) -> Tensor:  # noqa: N807
     return aten.bitwise_not.default(self)
-
-
-def __iadd__(self: Tensor, other: Any) -> Tensor:  # noqa: N807
-    return _add_(self, other)
-
-
-def __isub__(self: Tensor, other: Any) -> Tensor:  # noqa: N807
-    return _sub_(self, other)
-
-
-def __imul__(self: Tensor, other: Any) -> Tensor:  # noqa: N807
-    return _mul_(self, other)
-
-
-def __itruediv__(self: Tensor, other: Any) -> Tensor:  # noqa: N807
-    return _div_(self, other)
 
 
 def __ifloordiv__(self: Tensor, other: Any) -> Tensor:  # noqa: N807
@@ -188,16 +141,10 @@ def _type_error_to_not_implemented(fn: Any) -> Any:
     return operator
 
 
-for _fn in (__neg__, __pos__, __abs__, __invert__):
+for _fn in (__pos__, __abs__, __invert__):
     setattr(Tensor, _fn.__name__, _fn)
 for _fn in (
-    __add__,
-    __radd__,
-    __sub__,
     __rsub__,
-    __mul__,
-    __rmul__,
-    __truediv__,
     __rtruediv__,
     __floordiv__,
     __rfloordiv__,
@@ -205,21 +152,15 @@ for _fn in (
     __rmod__,
     __pow__,
     __rpow__,
-    __iadd__,
-    __isub__,
-    __imul__,
-    __itruediv__,
     __ifloordiv__,
     __imod__,
     __ipow__,
 ):
     setattr(Tensor, _fn.__name__, _type_error_to_not_implemented(_fn))
-Tensor.__div__ = Tensor.__truediv__  # type: ignore[attr-defined]
-Tensor.__rdiv__ = Tensor.__rtruediv__  # type: ignore[attr-defined]
-Tensor.__idiv__ = Tensor.__itruediv__  # type: ignore[attr-defined]
 
-# The hottest operators skip the Python frame of the functions above: the operator's
-# plain-function form is the method itself (same behaviour, one call fewer per `a + b`).
+# The hottest operators have no Python function of their own: the operator's plain-function
+# form (fast_call, a TypeError answered NotImplemented) is the method itself, so `a + b` is
+# one frame above the kernel. inspect.getsource(Tensor.__add__) shows its generated source.
 Tensor.__neg__ = _neg  # type: ignore[method-assign]
 for _dunder, _op in (
     ("__add__", aten.add.Tensor),
@@ -234,6 +175,9 @@ for _dunder, _op in (
     ("__itruediv__", aten.div_.Tensor),
 ):
     setattr(Tensor, _dunder, fast_call(_op, binary_operator=True))
+Tensor.__div__ = Tensor.__truediv__  # type: ignore[attr-defined]
+Tensor.__rdiv__ = Tensor.__rtruediv__  # type: ignore[attr-defined]
+Tensor.__idiv__ = Tensor.__itruediv__  # type: ignore[attr-defined]
 
 
 def _cmp(name: str) -> Any:

@@ -91,7 +91,7 @@ def _leaves(seq: Any) -> Any:
 
 def _sequence_to_tensor(seq: Any) -> Tensor:
     """indexing_tensor_from_data: int64 unless the data is bool (or uint8) throughout."""
-    from .._creation import tensor
+    from .creation import tensor
 
     if isinstance(seq, np.ndarray):
         kind = seq.dtype
@@ -298,7 +298,7 @@ def _value_to_tensor(self: Tensor, value: Any) -> Tensor:
     if isinstance(value, Tensor):
         return value
     if isinstance(value, (bool, int, float, complex, np.number, np.bool_)):
-        from .._creation import tensor
+        from .creation import tensor
 
         if isinstance(value, (bool, np.bool_)):
             value = int(value)

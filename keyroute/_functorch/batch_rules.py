@@ -104,10 +104,14 @@ def pointwise_rule(op: Any, info: Any, args: tuple[Any, ...], kwargs: dict[str, 
         if base not in _BROADCAST_CHECKED:
             raise RuntimeError(_INPLACE_ERROR.format(what="inplace arithmetic"))
     rank = max((t.dim() for t in tensors), default=0)
+    # Backward kernels (tanh_backward, threshold_backward, ...) take same-shaped operands.
+    expand_all = _base(op.qualified_name()).endswith("_backward")
 
     def prep(x: Any) -> Any:
         if not isinstance(x, Tensor):
             return x
+        if expand_all:
+            return front(x, level, info.batch_size)
         v, is_b = phys(x, level)
         if not is_b:
             return x
@@ -162,7 +166,7 @@ for _n in (
     "unfold", "movedim.int", "movedim.intlist", "logcumsumexp", "cummax", "cummin",
     "_softmax_backward_data", "_log_softmax_backward_data", "_safe_softmax",
 ):  # fmt: skip
-    _DIM_OPS[_n] = (("dim", "dims", "dim0", "dim1", "dim2", "dim1", "dimension", "source",
+    _DIM_OPS[_n] = (("dim", "dims", "dim0", "dim1", "dim2", "dimension", "source",
                       "destination"), 0)  # fmt: skip
 _DIM_OPS["unsqueeze"] = (("dim",), 1)
 _DIM_OPS["roll"] = (("dims",), 0)
@@ -184,12 +188,15 @@ def dim_rule(op: Any, info: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) 
     self_t = args[0]
     rank = self_t.dim()
     v = front(self_t, level, info.batch_size)
-    scalar = rank == 0
+    scalar = rank == 0 and extra == 0
     if scalar:  # per-sample scalars: operate on a size-1 dim, squeezed again after
         v = v.unsqueeze(1)
         rank = 1
     vals = dict(zip(schema_names, args))
     vals.update(kwargs)
+    for arg in op._schema.arguments:  # dims left at their defaults still need shifting
+        if arg.name in names and arg.name not in vals and arg.has_default_value():
+            vals[arg.name] = arg.default_value
     others: dict[str, Any] = {}
     for key in schema_names[1:]:
         if key in vals and isinstance(vals[key], Tensor):
@@ -217,12 +224,13 @@ def dim_rule(op: Any, info: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) 
     al = []
     kw = {}
     for a in op._schema.arguments:
-        if a.name not in vals:
-            continue
         if a.kwarg_only:
-            kw[a.name] = vals[a.name]
-        else:
+            if a.name in vals:
+                kw[a.name] = vals[a.name]
+        elif a.name in vals:
             al.append(vals[a.name])
+        elif a.has_default_value():
+            al.append(a.default_value)
     out = op(*al, **kw)
     if scalar:
         out = _squeeze_scalar(out)
@@ -419,6 +427,46 @@ def index_select_rule(op: Any, info: Any, args: tuple[Any, ...], kwargs: dict[st
     return add_batch_dim(op(v, d, args[2]), 0, info.level)
 
 
+# ----------------------------------------------------------------------------- in-place views
+def inplace_view_rule(op: Any, info: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """squeeze_ / unsqueeze_ / transpose_ / t_ on a BatchedTensor: the value changes in place
+    and the wrapper's per-sample metadata follows (PyTorch updates the BatchedTensorImpl)."""
+    from ..layers.functorch import _relogical
+
+    self_t = args[0]
+    v, b = unwrap_at(self_t, info.level)
+    rank = self_t.dim()
+    name = _base(op.qualified_name())
+
+    def phys_dim(d: int) -> int:
+        d = _wrap_dim(d, rank)
+        return d + 1 if d >= b else d
+
+    # The value is replaced by an out-of-place view (the wrapper's metadata changes, as
+    # PyTorch's BatchedTensorImpl does), so autograd records a plain view, no in-place one.
+    if name == "unsqueeze_":
+        d = _wrap_dim(args[1], rank + 1)
+        if d <= b:
+            v = v.unsqueeze(d)
+            b += 1
+        else:
+            v = v.unsqueeze(d + 1)
+    elif name == "squeeze_":
+        dims = args[1] if len(args) > 1 else [i for i, n in enumerate(self_t.shape) if n == 1]
+        dims = [dims] if isinstance(dims, int) else list(dims)
+        keep = [phys_dim(d) for d in dims if self_t.shape[_wrap_dim(d, rank)] == 1]
+        if keep:
+            v = aten.squeeze.dims(v, keep)
+        b -= sum(1 for p in keep if p < b)
+    elif name == "t_":
+        if rank == 2:
+            v = v.transpose(phys_dim(0), phys_dim(1))
+    else:  # transpose_
+        v = v.transpose(phys_dim(args[1]), phys_dim(args[2]))
+    _relogical(self_t, v, b)
+    return self_t
+
+
 # ----------------------------------------------------------------------------- errors
 def _item_rule(op: Any, info: Any, args: Any, kwargs: Any) -> Any:
     raise RuntimeError(
@@ -432,9 +480,22 @@ def _item_rule(op: Any, info: Any, args: Any, kwargs: Any) -> Any:
 def _dynamic_rule(op: Any, info: Any, args: Any, kwargs: Any) -> Any:
     raise RuntimeError(
         f"vmap: We do not support batching operators that can output dynamic shape. Attempted "
-        f"to vmap over {op.qualified_name()}. Please voice your support in "
-        f"https://github.com/pytorch/functorch/issues/256"
+        f"to vmap over {op.qualified_name()}. Please file an issue at "
+        f"https://github.com/pytorch/pytorch/issues if you need this feature."
     )
+
+
+def _masked_select_rule(op: Any, info: Any, args: Any, kwargs: Any) -> Any:
+    from ..layers.functorch import loop_fallback
+
+    if _is_batched(args[1], info.level):
+        raise RuntimeError(
+            "vmap: Attempted to vmap over `mask` in torch.masked_select(self, mask) We cannot "
+            "support this because for each batch this would return a differently shaped Tensor. "
+            "Please file an issue at https://github.com/pytorch/pytorch/issues if you need this "
+            "feature."
+        )
+    return loop_fallback(op, info, args, kwargs)
 
 
 def _random(op: Any, info: Any, args: Any, kwargs: Any) -> Any:
@@ -478,7 +539,13 @@ def _install() -> None:
     register_family(("index_select",), index_select_rule)
     register_family(("_local_scalar_dense",), _item_rule)
     register_family(
-        (n for n in ("nonzero", "masked_select", "_unique2", "unique_dim", "unique_consecutive",
+        (n for n in ("squeeze_", "squeeze_.dim", "squeeze_.dims", "unsqueeze_", "transpose_",
+                     "t_") if n in have),
+        inplace_view_rule,
+    )  # fmt: skip
+    register_family(("masked_select",), _masked_select_rule)
+    register_family(
+        (n for n in ("nonzero", "_unique2", "unique_dim", "unique_consecutive",
                      "unique_dim_consecutive", "_unique", "nonzero_numpy") if n in have),
         _dynamic_rule,
     )  # fmt: skip

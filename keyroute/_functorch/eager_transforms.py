@@ -90,6 +90,18 @@ def _rewrap(core: Any, chain: list[tuple[int, int]]) -> Any:
     return core
 
 
+def _rewrap_under(g: Any, chain: list[tuple[int, int]]) -> Any:
+    """Wrap a core gradient in its input's levels, below any newer (higher) levels `g` is
+    batched at already (a vmap over vjp_fn): wrappers nest with the highest level outside."""
+    top = max((lv for lv, _ in chain), default=0)
+    if type(g) is BatchedTensor and g.__dict__["_level"] > top:
+        d = g.__dict__
+        v = d["_value"] if d["_bdim"] == 0 else d["_value"].movedim(d["_bdim"], 0)
+        inner = _rewrap_under(v, [(lv, b + 1) for lv, b in chain])
+        return add_batch_dim(inner, 0, d["_level"])
+    return _rewrap(g, chain)
+
+
 def _materialize(t: Any, vmaps: list[Any]) -> Any:
     """`t` batched at every level in `vmaps` (descending), unbatched levels expanded."""
     if not vmaps:
@@ -146,7 +158,7 @@ class _Lifted:
         for g, core, chain in zip(gs, self.cores, self.chains):
             if g is None:
                 g = core.detach().new_zeros(core.shape)
-            result.append(_rewrap(g, chain))
+            result.append(_rewrap_under(g, chain))
         return result
 
 
@@ -323,7 +335,7 @@ def _check_outputs(flat: list[Any], api: str) -> None:
 # ----------------------------------------------------------------------------- jacrev
 def _eye_rows(out: Any) -> Any:
     """The standard basis of `out`'s space, one basis tensor per row: (numel, *out.shape)."""
-    from .. import _creation
+    from .._api import creation as _creation
 
     n = out.numel()
     eye = _creation.eye(n, dtype=out.dtype) if n else out.new_zeros([0, 0])

@@ -229,6 +229,12 @@ class CustomOpDef:
         self._abstract_fn = fn
         return fn
 
+    def register_vmap(self, func: Callable[..., Any] | None = None, /) -> Any:
+        """Register the operator's vmap rule (torch.library.register_vmap)."""
+        from ..library import register_vmap
+
+        return register_vmap(self, func)
+
     def register_autograd(
         self, backward: Callable[..., Any], /, *, setup_context: Callable[..., Any] | None = None
     ) -> None:

@@ -73,9 +73,7 @@ def bernoulli__Tensor(self, p, *, generator=None):
 # -- functional forms (PyTorch's: a fresh tensor, then the in-place fill)
 
 
-@composite_explicit(
-    "bernoulli(Tensor self, *, Generator? generator=None) -> Tensor", tags=_SEEDED
-)
+@composite_explicit("bernoulli(Tensor self, *, Generator? generator=None) -> Tensor", tags=_SEEDED)
 def bernoulli(self, *, generator=None):
     out = aten("empty_like")(self, memory_format=aten_contiguous())
     return aten("bernoulli_.Tensor")(out, self, generator=generator)
@@ -147,8 +145,7 @@ def _multinomial_checks(self, n_sample, replacement) -> tuple[int, ...]:
     check(dim in (1, 2), "prob_dist must be 1 or 2 dim")
     check(
         self.dtype.category == 2,
-        f"multinomial only supports floating-point dtypes for input, got: "
-        f"{self.dtype._short}",
+        f"multinomial only supports floating-point dtypes for input, got: {self.dtype._short}",
     )
     check(n_sample > 0, "cannot sample n_sample <= 0 samples")
     n_categories = shape_of(self)[-1]

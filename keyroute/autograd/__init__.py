@@ -65,3 +65,6 @@ def _register_aten_layers() -> None:
         if not op.has_kernel_for_dispatch_key(DispatchKey.ADInplaceOrView):
             register_for(op, lib)
     kernels.register_all(lib)
+
+
+from . import forward_ad  # noqa: E402, F401  (torch.autograd.forward_ad)

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..tensor._tensor import Tensor
+from ..tensor.dtype import float64
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError", "numerical_jacobian"]
 
@@ -162,11 +163,14 @@ def gradgradcheck(
     inputs = _as_tuple(inputs)
     outs = _outputs(func, inputs)
     if grad_outputs is None:
-        rng = np.random.default_rng(0)
+        # As PyTorch's: make_tensor(shape, low=-1, high=1) per output, i.e. a fresh contiguous
+        # tensor (double for a non-floating output) filled by uniform_(-1, 1) from the default
+        # generator.
         grad_outputs = []
         for o in outs:
-            g = ops.aten.empty_like.default(o, memory_format=0)
-            g._data[...] = rng.standard_normal(o._data.shape)
+            dt = o.dtype if o.dtype.category >= 2 else float64
+            g = ops.aten.empty.memory_format(list(o.shape), dtype=dt, device=o.device)
+            ops.aten.uniform_.default(g, -1.0, 1.0)
             g.requires_grad_(True)
             grad_outputs.append(g)
     grad_outputs = list(grad_outputs)

@@ -21,6 +21,8 @@ never take this shortcut, and the trace shows every layer.
 from __future__ import annotations
 
 import functools
+import linecache
+import os
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -181,17 +183,32 @@ def backend_fallback(key: int) -> KernelRegistration | None:
     return regs[-1] if regs else None
 
 
-def register_fallback(reg: KernelRegistration) -> Callable[[], None]:
-    """Install a backend fallback for one runtime key; returns the function that removes it."""
+def register_fallback(reg: KernelRegistration, replace_builtin: bool = False) -> Callable[[], None]:
+    """Install a backend fallback for one runtime key; returns the function that removes it.
+
+    One fallback per key, as PyTorch. The exception is a key whose fallback is one of
+    keyroute's builtin ones (layers/fallbacks.py: a fallthrough, or a refusal naming a layer
+    keyroute does not build): `replace_builtin=True` puts the new fallback over it, and
+    removing the new one brings the builtin back."""
     key = reg.key
     existing = _FALLBACKS.get(key)
     if existing:
-        raise RuntimeError(
-            f"Tried to register multiple backend fallbacks for the same dispatch key "
-            f"{key_name(key)}; previous registration {existing[-1].debug}, new registration "
-            f"{reg.debug}"
-        )
-    _FALLBACKS[key] = [reg]
+        builtin = len(existing) == 1 and getattr(existing[0].owner, "_builtin", False)
+        if not (builtin and replace_builtin):
+            how = (
+                "; that one is a keyroute builtin fallback: pass replace_builtin=True to "
+                "Library.fallback to replace it"
+                if builtin
+                else ""
+            )
+            raise RuntimeError(
+                f"Tried to register multiple backend fallbacks for the same dispatch key "
+                f"{key_name(key)}; previous registration {existing[-1].debug}, new registration "
+                f"{reg.debug}{how}"
+            )
+        existing.append(reg)
+    else:
+        _FALLBACKS[key] = [reg]
     _invalidate_all()
 
     def remove() -> None:
@@ -668,23 +685,40 @@ _SPECIALIZED: dict[tuple[tuple[int, int], ...], type[OpOverload]] = {}
 
 
 def _call_source(pattern: tuple[tuple[int, int], ...], required: int, terms: list[str]) -> str:
-    """The body of a specialised call: inline key extraction, one TLS read, cached kernel."""
+    """The body of a specialised call: inline key extraction, one TLS read, cached kernel.
+    It is dispatcher/reference.py's `dispatch` with each step at its cheapest: the key set
+    from the tensor arguments' `_ks` (this argument pattern's), `include, mask` in one TLS
+    read, and the kernel `resolve` bound for that key set, cached per key set."""
     return (
         "    n = len(args)\n"
         f"    if kwargs or n < {required}:\n"
-        "        return SLOW(args, kwargs)\n"
+        "        return call_slow(args, kwargs)  # keywords, missing arguments: the generic path\n"
         "    try:\n"
         f"        ks = {' | '.join(terms)}\n"
-        "    except AttributeError:\n"
-        "        return SLOW(args, kwargs)\n"
+        "    except AttributeError:  # a non-tensor where the schema wants a Tensor\n"
+        "        return call_slow(args, kwargs)\n"
         "    include, mask = _tls.s.im\n"
         "    ks = (ks | include) & mask\n"
         "    try:\n"
-        "        fn = CACHE[ks]\n"
+        "        fn = cache[ks]\n"
         "    except KeyError:\n"
-        "        fn = CACHE[ks] = RESOLVE(ks, True)\n"
+        "        fn = cache[ks] = resolve(ks, True)\n"
         "    return fn(*args)\n"
     )
+
+
+#: Where generated call code claims to live: registered with linecache under these names, so
+#: pdb, inspect.getsource and tracebacks show it (the files do not exist on disk).
+_GENERATED_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_generated")
+
+
+def _compile_registered(src: str, name: str) -> Any:
+    """Compile generated source under a file name that linecache knows (as dataclasses and
+    namedtuple-style generators do, but kept in linecache so debuggers can list it)."""
+    filename = os.path.join(_GENERATED_DIR, name + ".py")
+    # mtime None: linecache.checkcache keeps the entry (there is no file to compare with).
+    linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
+    return compile(src, filename, "exec")
 
 
 def _pattern_code(
@@ -724,13 +758,19 @@ def _specialize(tensor_args: tuple[tuple[int, str, int], ...]) -> type[OpOverloa
         return cls
     body = (
         _call_source(pattern, needed, terms)
-        .replace("SLOW(", "self._call_slow(")
-        .replace("CACHE[", "self._cache[")
-        .replace("RESOLVE(", "self._resolve(")
+        .replace("call_slow(", "self._call_slow(")
+        .replace("cache[", "self._cache[")
+        .replace("resolve(", "self._resolve(")
     )
-    src = "def __call__(self, *args, **kwargs):\n" + body
+    name = f"call_{len(_SPECIALIZED)}"
+    src = (
+        f"# Generated by keyroute/dispatcher/operator.py (_specialize) for the tensor-argument\n"
+        f"# pattern {pattern}: OpOverload.__call__ of every operator with that pattern.\n"
+        f"# Reference semantics: keyroute/dispatcher/reference.py (dispatch).\n"
+        "def __call__(self, *args, **kwargs):\n" + body
+    )
     namespace: dict[str, Any] = {"_tls": _tls, "_getattr": getattr}
-    exec(compile(src, f"<keyroute call {pattern}>", "exec"), namespace)
+    exec(_compile_registered(src, name), namespace)
     cls = type(f"OpOverload_{len(_SPECIALIZED)}", (OpOverload,), {"__slots__": ()})
     cls.__call__ = namespace["__call__"]  # type: ignore[method-assign]
     cls.__module__ = __name__
@@ -751,7 +791,7 @@ def fast_call(op: OpOverload, *, binary_operator: bool = False) -> Callable[...,
         return fn
     code = _pattern_code(op._tensor_args) if op._schema is not None else None
     if code is None:
-        body = "    return SLOW(args, kwargs)"
+        body = "    return call_slow(args, kwargs)"
     else:
         body = _call_source(*code)
     if binary_operator:
@@ -762,13 +802,16 @@ def fast_call(op: OpOverload, *, binary_operator: bool = False) -> Callable[...,
             "        return NotImplemented"
         )
     src = (
-        "def make(SLOW, CACHE, RESOLVE):\n"
+        f"# Generated by keyroute/dispatcher/operator.py (fast_call) for {op}: the same as\n"
+        f"# calling the operator. Reference semantics: keyroute/dispatcher/reference.py.\n"
+        "def make(call_slow, cache, resolve):\n"
         "    def call(*args, **kwargs):\n"
         + "".join("    " + line + "\n" for line in body.splitlines())
         + "    return call\n"
     )
     namespace: dict[str, Any] = {"_tls": _tls, "_getattr": getattr}
-    exec(compile(src, f"<keyroute fast call {op}>", "exec"), namespace)
+    suffix = "_binary_operator" if binary_operator else ""
+    exec(_compile_registered(src, f"fast_call/{op}{suffix}"), namespace)
     fn = namespace["make"](op._call_slow, op._cache, op._resolve)
     fn.__name__ = op.__name__
     fn.__qualname__ = str(op)

@@ -321,10 +321,16 @@ class Library:
         dispatch_key: str | DispatchKey = "",
         *,
         with_keyset: bool = False,
+        replace_builtin: bool = False,
     ) -> None:
         """Register a boxed backend fallback for a key: called as fn(op, *args, **kwargs), or
         fn(keyset, op, *args, **kwargs) with `with_keyset`, for every operator without a
-        kernel of its own there. Namespace "_" only."""
+        kernel of its own there. Namespace "_" only.
+
+        A key has one fallback. Where keyroute installs one of its own (layers/fallbacks.py:
+        the fallthroughs, and the refusals of layers it does not build), a new layer passes
+        `replace_builtin=True` (a keyroute extension) to put its fallback over it; destroying
+        the library brings the builtin one back."""
         if dispatch_key == "":
             dispatch_key = self.dispatch_key
         if dispatch_key == "":
@@ -355,7 +361,7 @@ class Library:
                 is_fallback=True,
                 owner=self,
             )
-            self._undo.append(register_fallback(reg))
+            self._undo.append(register_fallback(reg, replace_builtin))
 
     # -- teardown
     def _destroy(self) -> None:

@@ -13,6 +13,7 @@ from .._functorch.eager_transforms import (
     linearize,
     vjp,
 )
+from .._functorch.functional_call import functional_call, stack_module_state
 from .._functorch.functionalize import functionalize
 from .._functorch.vmap import vmap
 
@@ -26,5 +27,7 @@ __all__ = [
     "jacfwd",
     "hessian",
     "linearize",
+    "functional_call",
+    "stack_module_state",
     "functionalize",
 ]

@@ -13,6 +13,11 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from ..tensor._tensor import Tensor
+from ..tensor.device import Device
+from ..tensor.dtype import dtype as _dtype
+from ..tensor.layout import layout as _layout
+from ..tensor.layout import memory_format as _mf
 from .node import Node, map_arg
 
 __all__ = ["Graph", "PythonCode", "dtype_abbrs"]
@@ -329,8 +334,6 @@ class _NodeList:
 
 
 def _annotation(val: Any) -> str | None:
-    from ..tensor._tensor import Tensor
-
     if isinstance(val, Tensor):
         return f"{dtype_abbrs.get(str(val.dtype).split('.')[-1], str(val.dtype))}{list(val.shape)}"
     if isinstance(val, bool):
@@ -379,14 +382,11 @@ class _CodeGen:
         return cand
 
     def _repr(self, a: Any) -> str:
-        from ..tensor.device import Device
-        from ..tensor.dtype import dtype as _dtype
-        from ..tensor.layout import layout as _layout
-        from ..tensor.layout import memory_format as _mf
-
-        if isinstance(a, Node):
-            return a.name
         t = type(a)
+        if t is Node:
+            return a.name
+        if t is int or t is str or t is bool or a is None:
+            return repr(a)
         if t is tuple:
             inner = ", ".join(self._repr(x) for x in a)
             return f"({inner},)" if len(a) == 1 else f"({inner})"
@@ -494,7 +494,14 @@ class _CodeGen:
                 and node.args[1].isidentifier()
             ):
                 return f"{self._repr(node.args[0])}.{node.args[1]}"
-            return f"{self._repr(t)}({self._args(node.args, node.kwargs)})"
+            tn = type(t).__name__
+            if tn.startswith("OpOverload"):
+                fn = self._op_repr(t)
+            elif tn == "HigherOrderOperator":
+                fn = f"torch.ops.higher_order.{t.__name__}"
+            else:
+                fn = self._repr(t)
+            return f"{fn}({self._args(node.args, node.kwargs)})"
         if node.op == "call_method":
             return f"{self._repr(node.args[0])}.{t}({self._args(node.args[1:], node.kwargs)})"
         if node.op == "call_module":

@@ -141,12 +141,12 @@ class GraphModule(Module):
         gen = _CodeGen(self.graph, "self", True)
         gen.generate()
         lines = [f"class {name}(torch.nn.Module):"]
-        for sub_name, sub in self.named_children():
-            if isinstance(sub, GraphModule):
-                lines.append(sub._readable(sub_name, "    ").rstrip("\n"))
-                lines.append("")
         lines.append(f"    def forward({gen.typed_signature}):")
         lines += ["        " + ln.rstrip("\n") for ln in gen.typed_body]
+        for sub_name, sub in self.named_children():
+            if isinstance(sub, GraphModule):
+                lines.append("")
+                lines.append(sub._readable(sub_name, "    ").rstrip("\n"))
         out = "\n".join(indent + ln if ln else ln for ln in lines) + "\n"
         return out
 

@@ -31,6 +31,7 @@ from typing import Any
 
 from ..autograd._meta import AutogradMeta
 from ..autograd.derivatives import DERIVATIVES, NOT_IMPLEMENTED, Derivative
+from ..autograd.derivatives.random import RANDOM_DERIVATIVES
 from ..autograd.derivatives.no_formula import (
     COMPOSITE_WITH_FORMULA,
     GENERATED_OUT,
@@ -51,6 +52,7 @@ from ..dispatcher.registration import Library
 from ..dispatcher.schema import OPT_TENSOR, TENSOR
 from ..dispatcher.tls import AUTOGRAD_WITH_INPLACE_OR_VIEW, redispatch_below_ad_inplace_or_view
 from ..dispatcher.tls import state as _tls
+from ..profiler import _state as _prof
 
 __all__ = [
     "AutogradFallback",
@@ -582,13 +584,23 @@ class NonDifferentiableKernel(LayerKernel):
 class NonDifferentiableViewKernel(NonDifferentiableKernel):
     """Autograd kernel of a view operator whose output is not differentiable (view.dtype): the
     view shares its base's key set, so its requires-grad bit is cleared (PyTorch makes such
-    views with is_bw_differentiable=False)."""
+    views with is_bw_differentiable=False). `record`: the name of the span PyTorch's kernel
+    records (its manual `detach` does: 'aten::detach > detach' in a profile); while a profile
+    runs the kernel is then not skipped by the plain path, so the span is there."""
+
+    record: str | None = None
 
     def passthrough(self, ks: int) -> int | None:
+        if self.record is not None and _prof.collector is not None:
+            return None
         return ks & _AFTER_AUTOGRAD if not ks & REQUIRES_GRAD_BIT else None
 
     def __call__(self, keyset: DispatchKeySet, *args: Any, **kwargs: Any) -> Any:
-        out = _below(self.op, keyset.repr_, args, kwargs)
+        span = _prof.span(self.record) if self.record is not None else None
+        try:
+            out = _below(self.op, keyset.repr_, args, kwargs)
+        finally:
+            _prof.end_span(span)
         for t in out if isinstance(out, (list, tuple)) else (out,):
             if hasattr(t, "_ks"):
                 t._ks &= ~REQUIRES_GRAD_BIT
@@ -614,7 +626,7 @@ def register_all(lib: Any) -> None:
     by_name = {op.qualified_name(): op for op in aten}
     # Functional operators by (name, signature): their entry, or None if non-differentiable.
     functional: dict[tuple[Any, ...], Derivative | None] = {}
-    for name, entry in {**DERIVATIVES, **NOT_IMPLEMENTED}.items():
+    for name, entry in {**DERIVATIVES, **NOT_IMPLEMENTED, **RANDOM_DERIVATIVES}.items():
         op = by_name.get(f"aten::{name}".replace(".default", ""))
         if op is None or op.has_kernel_for_dispatch_key(DispatchKey.Autograd):
             continue
@@ -657,6 +669,8 @@ def register_all(lib: Any) -> None:
                 i is not None for i in schema.aliased_returns
             )
             kernel = (NonDifferentiableViewKernel if is_view else NonDifferentiableKernel)(op)
+            if name == "detach":
+                kernel.record = "detach"  # type: ignore[attr-defined]
         else:
             kernel = NotImplementedKernel(op)
         lib.impl(op, kernel, "Autograd", with_keyset=True)

@@ -19,6 +19,7 @@ from ..dispatcher.registration import Library, fallthrough_kernel
 __all__ = ["fallback_lib"]
 
 fallback_lib = Library._internal("_", "IMPL")
+fallback_lib._builtin = True  # a user fallback may replace these (replace_builtin=True)
 
 for _key in (
     "BackendSelect",
@@ -67,7 +68,6 @@ for _key in (
     "BatchedNestedTensor",
     "Batched",
     "FuncTorchGradWrapper",
-    "PreDispatch",
     "PythonDispatcher",
 ):
     fallback_lib.fallback(_missing_layer(_key), _key)

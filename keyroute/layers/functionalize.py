@@ -33,9 +33,9 @@ from typing import Any
 from ..dispatcher.keys import DispatchKey
 from ..dispatcher.keyset import key_bits
 from ..dispatcher.operator import find_op
+from ..dispatcher.registration import Library
 from ..dispatcher.tls import ExcludeDispatchKeyGuard
 from ..dispatcher.tls import state as _tls
-from ..library import Library
 from ..tensor._tensor import Tensor
 from ..tensor.meta_array import MetaArray
 

@@ -30,8 +30,8 @@ from ..dispatcher.boxing import normalize_args
 from ..dispatcher.keys import DispatchKey
 from ..dispatcher.keyset import full_after_bits, key_bits
 from ..dispatcher.operator import BIND_HOOKS
+from ..dispatcher.registration import Library
 from ..dispatcher.tls import state as _tls
-from ..library import Library
 from ..tensor._tensor import Tensor, make_tensor
 from ..tensor.meta_array import MetaArray
 from ..tensor.subclass import keys_for_device
@@ -204,6 +204,17 @@ def add_batch_dim(value: Tensor, bdim: int, level: int) -> BatchedTensor:
     d["_bdim"] = bdim
     d["_level"] = level
     return t  # type: ignore[return-value]
+
+
+def _relogical(t: BatchedTensor, value: Tensor, bdim: int) -> None:
+    """Point `t` at `value` batched over `bdim` (after an in-place view op changed them)."""
+    shape = tuple(value.shape)
+    strides = tuple(value.stride())
+    t._data = MetaArray(shape[:bdim] + shape[bdim + 1 :], strides[:bdim] + strides[bdim + 1 :],
+                        value._dtype.np)  # fmt: skip
+    d = t.__dict__
+    d["_value"] = value
+    d["_bdim"] = bdim
 
 
 def unwrap_at(t: Any, level: int) -> tuple[Any, int | None]:
@@ -524,3 +535,53 @@ functorch_lib = Library._internal("_", "IMPL")
 functorch_lib.fallback(batched_fallback, "FuncTorchBatched", with_keyset=True)
 functorch_lib.fallback(front_fallback, "FuncTorchDynamicLayerFrontMode", with_keyset=True)
 BIND_HOOKS.append(_bind_front)
+
+
+# ----------------------------------------------------------------------------- register_vmap
+class VmapInfo:
+    """What a user's vmap rule is told (PyTorch's torch._functorch.autograd_function.VmapInfo)."""
+
+    __slots__ = ("batch_size", "randomness")
+
+    def __init__(self, batch_size: int, randomness: str) -> None:
+        self.batch_size = batch_size
+        self.randomness = randomness
+
+    def __repr__(self) -> str:
+        return f"VmapInfo(batch_size={self.batch_size}, randomness='{self.randomness}')"
+
+
+def register_vmap_rule(qualname: str, func: Callable[..., Any]) -> None:
+    """Install a user's rule func(info, in_dims, *args, **kwargs) -> (output, out_dims) for an
+    operator (torch.library.register_vmap): it sees the unwrapped values and their batch dims."""
+
+    def rule(op: Any, info: RuleInfo, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        level = info.level
+
+        def split(a: Any) -> tuple[Any, Any]:
+            if isinstance(a, (list, tuple)) and any(isinstance(x, Tensor) for x in a):
+                parts = [split(x) for x in a]
+                return type(a)(p[0] for p in parts), type(a)(p[1] for p in parts)
+            if isinstance(a, Tensor):
+                return unwrap_at(a, level)
+            return a, None
+
+        pairs = [split(a) for a in args]
+        values = tuple(p[0] for p in pairs)
+        in_dims = tuple(p[1] for p in pairs)
+        kw = {k: split(v)[0] for k, v in kwargs.items()}
+        out, out_dims = func(VmapInfo(info.batch_size, info.randomness), in_dims, *values, **kw)
+        return _wrap_user(out, out_dims, level)
+
+    RULES[qualname] = rule
+
+
+def _wrap_user(out: Any, out_dims: Any, level: int) -> Any:
+    if isinstance(out, Tensor):
+        if isinstance(out_dims, tuple) and len(out_dims) == 1:
+            out_dims = out_dims[0]
+        return out if out_dims is None else add_batch_dim(out, out_dims % max(out.dim(), 1), level)
+    if isinstance(out, (tuple, list)):
+        dims = out_dims if isinstance(out_dims, (tuple, list)) else [out_dims] * len(out)
+        return type(out)(_wrap_user(o, d, level) for o, d in zip(out, dims))
+    return out

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .. import _creation
+from .._api import creation as _creation
 from ..nn import functional as F
 from ..nn.modules import Embedding, Linear, Module, ModuleList, RMSNorm
 from ..tensor._tensor import Tensor

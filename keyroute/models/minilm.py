@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import _creation
+from .._api import creation as _creation
 from ..autograd.grad_mode import no_grad
 from ..nn import functional as F
 from ..nn.modules import Embedding, LayerNorm, Linear, Module, ModuleList

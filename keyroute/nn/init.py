@@ -133,7 +133,7 @@ def zeros_(tensor: Tensor) -> Tensor:
 def eye_(tensor: Tensor) -> Tensor:
     if tensor.dim() != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
-    from .._creation import eye
+    from .._api.creation import eye
 
     with no_grad():
         return tensor.copy_(eye(*tensor.shape, dtype=tensor.dtype))

@@ -9,6 +9,17 @@ from ..tensor._tensor import Tensor, make_tensor
 __all__ = ["Parameter", "Buffer", "is_lazy"]
 
 
+def _detached(data: Tensor) -> Tensor:
+    """data.detach() as PyTorch's Tensor._make_subclass calls it: an aten::detach a profile
+    shows, with the Python keys excluded so that dispatch modes do not see it."""
+    from .._ops import ops
+    from ..dispatcher.tls import ExcludeDispatchKeyGuard
+    from ..layers.python import PYTHON_KEYS
+
+    with ExcludeDispatchKeyGuard(PYTHON_KEYS):
+        return ops.aten.detach.default(data)
+
+
 class _ParameterMeta(type):
     """isinstance(t, Parameter) also holds for a tensor subclass instance (a FakeTensor) made
     a parameter: it stays its own type, marked `_is_param` (as PyTorch's metaclass does)."""
@@ -34,7 +45,7 @@ class Parameter(Tensor, metaclass=_ParameterMeta):
 
     def __new__(cls, data: Tensor | None = None, requires_grad: bool = True) -> Parameter:
         if data is None:
-            from .._creation import empty
+            from .._api.creation import empty
 
             data = empty(0)
         if type(data) is not Tensor and not isinstance(data, Parameter) and type(data) is not cls:
@@ -50,7 +61,7 @@ class Parameter(Tensor, metaclass=_ParameterMeta):
                 )
             t._is_param = True
             return t
-        p = make_tensor(data._data, data._dtype, data._ks, cls)
+        p = make_tensor(_detached(data)._data, data._dtype, data._ks, cls)
         p._vc = data._vc
         if requires_grad:
             p.requires_grad_(True)
@@ -81,10 +92,10 @@ class Buffer(Tensor):
 
     def __new__(cls, data: Tensor | None = None, *, persistent: bool = True) -> Buffer:
         if data is None:
-            from .._creation import empty
+            from .._api.creation import empty
 
             data = empty(0)
-        b = make_tensor(data._data, data._dtype, data._ks, cls)
+        b = make_tensor(_detached(data)._data, data._dtype, data._ks, cls)
         b._vc = data._vc
         b.persistent = persistent
         return b

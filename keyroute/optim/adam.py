@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .. import _creation
+from .._api import creation as _creation
 from .._ops import ops
 from ..autograd.grad_mode import no_grad
 from ..tensor.dtype import float32

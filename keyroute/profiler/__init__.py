@@ -26,3 +26,6 @@ __all__ = [
     "supported_activities",
     "tensorboard_trace_handler",
 ]
+
+# torch.autograd.profiler.record_function & co. (after the names above exist: it imports them).
+from ..autograd import profiler as _autograd_profiler  # noqa: E402, F401

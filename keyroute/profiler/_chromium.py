@@ -83,9 +83,9 @@ class Browser:
         self.blocked: list[str] = []
         self.events: list[dict[str, Any]] = []
         target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
-        self.session = self.call(
-            "Target.attachToTarget", {"targetId": target, "flatten": True}
-        )["sessionId"]
+        self.session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True})[
+            "sessionId"
+        ]
         self.call("Fetch.enable", {"patterns": [{"urlPattern": "*"}]}, session=True)
         self.call("Page.enable", {}, session=True)
 

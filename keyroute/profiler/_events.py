@@ -223,7 +223,9 @@ class EventList(list):
         group_by: str | None = None,
     ) -> EventList:
         if group_by not in (None, "dispatch_key"):
-            raise ValueError(f"key_averages(): group_by must be None or 'dispatch_key', got {group_by!r}")
+            raise ValueError(
+                f"key_averages(): group_by must be None or 'dispatch_key', got {group_by!r}"
+            )
         groups: dict[tuple[Any, ...], FunctionEventAvg] = {}
         for evt in self:
             if group_by == "dispatch_key":
@@ -428,7 +430,9 @@ def build_table(
                 append(row_fmt.format(*(blank + [_trim_path(entry, src_w)])))
             append(row_fmt.format(*(blank + [""])))
     append(sep)
-    append(f"Self CPU time total: {_override_time(total_self, _format_time(total_self), time_unit)}")
+    append(
+        f"Self CPU time total: {_override_time(total_self, _format_time(total_self), time_unit)}"
+    )
     return "".join(out)
 
 

@@ -275,8 +275,7 @@ def start(c: Collector) -> None:
 
     if collector is not None:
         raise RuntimeError(
-            "Can't profile: profiler is already enabled on this thread (another profile is "
-            "running)"
+            "Can't profile: profiler is already enabled on this thread (another profile is running)"
         )
     collector = c
     trace.set_profile_wrap(_wrap, every_layer=c.with_dispatch)

@@ -1,7 +1,7 @@
 """`keyroute profile` and `keyroute view`: run a program under the profiler; open a trace.
 
-    keyroute profile script.py [args ...] -o trace.json   the table, and the Chrome trace
-    keyroute view trace.json                              Perfetto UI on 127.0.0.1 (viewer extra)
+keyroute profile script.py [args ...] -o trace.json   the table, and the Chrome trace
+keyroute view trace.json                              Perfetto UI on 127.0.0.1 (viewer extra)
 """
 
 from __future__ import annotations
@@ -124,9 +124,12 @@ def serve_trace(path: str, port: int = 9001) -> Any:
             super().__init__(("127.0.0.1", address[1]), handler, *a, **k)
 
     viewer.VizViewerTCPServer = LoopbackServer
-    server = viewer.ServerThread(os.path.abspath(path), port=port, quiet=True)
-    server.start()
-    server.ready.wait()
+    try:
+        server = viewer.ServerThread(os.path.abspath(path), port=port, quiet=True)
+        server.start()
+        server.ready.wait()
+    finally:
+        viewer.VizViewerTCPServer = base  # the server is built: leave viztracer as it was
     if server.retcode is not None:
         return None
     return server

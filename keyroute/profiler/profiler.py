@@ -92,7 +92,9 @@ def schedule(
         return ProfilerAction.RECORD if mod < cycle - 1 else ProfilerAction.RECORD_AND_SAVE
 
     if warmup == 0:
-        warnings.warn("Profiler won't be using warmup, this can skew profiler results", stacklevel=2)
+        warnings.warn(
+            "Profiler won't be using warmup, this can skew profiler results", stacklevel=2
+        )
     return schedule_fn
 
 

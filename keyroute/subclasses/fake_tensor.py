@@ -335,7 +335,7 @@ class FakeTensorConverter:
         if base is not None:
             f._base = base
         if make_constant and t.numel() <= CONSTANT_NUMEL_LIMIT and not isinstance(data, MetaArray):
-            from .._creation import empty_like
+            from .._api.creation import empty_like
 
             c = empty_like(t)
             c.copy_(t)

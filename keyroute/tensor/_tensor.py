@@ -116,6 +116,14 @@ class DLDeviceType(enum.IntEnum):
     kDLCUDA = 2
 
 
+def _no_legacy_new(cls: type, *args: Any, **kwargs: Any) -> Any:  # pragma: no cover
+    raise RuntimeError("keyroute.Tensor(...) needs `import keyroute` (the factories)")
+
+
+#: The legacy constructor Tensor(data) / Tensor(2, 3): installed by keyroute/_api/creation.py.
+LEGACY_NEW: list[Any] = [_no_legacy_new]
+
+
 class Tensor:
     """A multi-dimensional array routed through keyroute's dispatcher (torch.Tensor)."""
 
@@ -124,11 +132,10 @@ class Tensor:
 
     # -- construction ---------------------------------------------------------------------
     def __new__(cls, *args: Any, **kwargs: Any) -> Tensor:
-        # keyroute.Tensor(data) / Tensor(sizes...) as torch.Tensor's legacy constructor.
+        # keyroute.Tensor(data) / Tensor(sizes...) as torch.Tensor's legacy constructor, which
+        # keyroute/_api/creation.py installs (LEGACY_NEW): it needs the factories.
         if cls is Tensor or not args or not isinstance(args[0], Tensor):
-            from .. import _creation
-
-            return _creation.legacy_tensor_new(cls, *args, **kwargs)
+            return LEGACY_NEW[0](cls, *args, **kwargs)
         return _new(cls)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -448,7 +455,7 @@ class Tensor:
 
     # -- copying --------------------------------------------------------------------------
     def __reduce_ex__(self, proto: int) -> Any:
-        from .. import _creation
+        from . import new as _new_mod
 
         state = dict(self.__dict__) if self.__dict__ else None
         data = self._data
@@ -462,7 +469,7 @@ class Tensor:
                 self.requires_grad,
                 state,
             )
-            return (_creation.rebuild_meta_tensor, args)
+            return (_new_mod.rebuild_meta_tensor, args)
         root, offset = _storage_of(data)
         # The whole storage travels, as PyTorch's does: views keep their geometry; copy.copy
         # shares it; each pickled tensor carries its own copy (as each PyTorch storage does).
@@ -475,7 +482,7 @@ class Tensor:
             self.requires_grad,
             state,
         )
-        return (_creation.rebuild_tensor, args)
+        return (_new_mod.rebuild_tensor, args)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Tensor:
         import copy

@@ -260,8 +260,8 @@ def aot_dispatch_check(
 
 
 def _gradients_against_finite_differences(op: OpOverload, args: Any, kwargs: Any) -> None:
-    from .. import float64
     from ..autograd.gradcheck import GradcheckError, gradcheck
+    from ..tensor.dtype import float64
 
     def to64(v: Any) -> Any:
         if isinstance(v, Tensor):

@@ -194,8 +194,8 @@ def differences(expected: dict[str, Any], got: dict[str, Any]) -> list[str]:
 
 def kernel_kind(op: Any) -> list[Any]:
     """keyroute's Autograd kernel of aten operator `op` in the recorded table's terms."""
-    from keyroute.layers import autograd as kernels
     from keyroute.dispatcher.keys import DispatchKey
+    from keyroute.layers import autograd as kernels
 
     regs = op.kernels.get(DispatchKey.Autograd)
     if not regs:

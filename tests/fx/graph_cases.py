@@ -248,7 +248,7 @@ CASES = {
     and name not in ("CASES",)
     and fn.__module__ == __name__
 }
-MODES = ("real", "fake", "functional_real", "functional_fake")
+MODES = ("real", "fake", "functional_real", "functional_fake", "core_fake", "pre_fake")
 
 
 def _val(v):
@@ -273,15 +273,19 @@ def describe(gm):
     return out
 
 
-def trace(torch, make_fx, functionalize, name, mode):
+def trace(torch, make_fx, functionalize, name, mode, core=None):
     """The graph of case `name` traced by make_fx in `mode` (see MODES), as `describe` lists
-    it, or {"error": type, "msg": first line} when tracing raises."""
+    it, or {"error": type, "msg": first line} when tracing raises. `core`: the library's
+    core_aten_decompositions (mode core_fake)."""
     f, args = CASES[name](torch)
     tracing = mode.split("_")[-1]
     if mode.startswith("functional"):
         f = functionalize(f)
+    table = core() if mode.startswith("core") else None
     try:
-        gm = make_fx(f, tracing_mode=tracing)(*args)
+        gm = make_fx(
+            f, tracing_mode=tracing, decomposition_table=table, pre_dispatch=mode.startswith("pre")
+        )(*args)
     except Exception as e:  # noqa: BLE001 - the error is the recorded behaviour
         return {"error": type(e).__name__, "msg": str(e).splitlines()[0][:200]}
     return describe(gm)

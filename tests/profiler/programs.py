@@ -149,7 +149,8 @@ class Layer(nn.Module):
         super().__init__()
         self.q, self.k, self.v = nn.Linear(H, H), nn.Linear(H, H), nn.Linear(H, H)
         self.o, self.ln1 = nn.Linear(H, H), nn.LayerNorm(H, eps=1e-12)
-        self.i, self.out, self.ln2 = nn.Linear(H, INNER), nn.Linear(INNER, H), nn.LayerNorm(H, eps=1e-12)
+        self.i, self.out = nn.Linear(H, INNER), nn.Linear(INNER, H)
+        self.ln2 = nn.LayerNorm(H, eps=1e-12)
 
     def forward(self, x, mask):
         b, s, h = x.shape
@@ -229,7 +230,11 @@ def programs() -> dict[str, str]:
 
 def to_torch(src: str) -> str:
     """The program for PyTorch: keyroute's import lines and module names mapped to torch's."""
-    return src.replace("import keyroute as torch", "import torch").replace("keyroute.", "torch.").replace("from keyroute", "from torch")
+    return (
+        src.replace("import keyroute as torch", "import torch")
+        .replace("keyroute.", "torch.")
+        .replace("from keyroute", "from torch")
+    )
 
 
 def summarize(events) -> dict:  # noqa: ANN001

@@ -83,9 +83,9 @@ def test_bfloat16_and_float16_round_as_pytorch():
 
 def test_from_numpy_readonly_warns_once():
     a = np.broadcast_to(np.arange(3.0), (2, 3))
-    from keyroute import _creation
+    from keyroute.tensor import new as _new
 
-    _creation._warned.discard("from_numpy-readonly")
+    _new._warned.discard("from_numpy-readonly")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         keyroute.from_numpy(a)

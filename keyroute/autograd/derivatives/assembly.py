@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..._ops import ops
-from . import _shape, _zeros, derivative
+from ._registry import _shape, _zeros, derivative
 
 A = ops.aten
 
@@ -142,7 +142,7 @@ def _pad_backward(grad: Any, s: tuple[int, ...], padding: Sequence[int], mode: s
         shape = list(g.shape)
         shape[d] = s[d]
         target = A.zeros.default(shape, dtype=grad._dtype, device=grad.device)
-        from ..._creation import tensor as _tensor
+        from ..._api.creation import tensor as _tensor
 
         index = _tensor(idx)
         g = A.index_add.default(target, d, index, g)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..._ops import ops
-from . import _shape, _zeros, derivative
+from ._registry import _shape, _zeros, derivative
 
 A = ops.aten
 

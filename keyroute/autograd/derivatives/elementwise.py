@@ -9,7 +9,7 @@ from typing import Any
 
 from ..._ops import ops
 from ...tensor.dtype import bool_
-from . import _scale, _shape, _zeros, derivative
+from ._registry import _scale, _shape, _zeros, derivative
 
 A = ops.aten
 

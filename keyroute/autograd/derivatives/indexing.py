@@ -6,7 +6,7 @@ import math
 
 from ..._ops import ops
 from ...tensor.dtype import bool_
-from . import _scale, _shape, _zeros, derivative
+from ._registry import _scale, _shape, _zeros, derivative
 
 A = ops.aten
 

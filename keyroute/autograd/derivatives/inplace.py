@@ -6,7 +6,7 @@ import dataclasses
 from typing import Any
 
 from ..._ops import ops
-from . import DERIVATIVES, _shape, _zeros, derivative
+from ._registry import DERIVATIVES, _shape, _zeros, derivative
 from .indexing import _index_put
 
 A = ops.aten
@@ -63,5 +63,6 @@ for _name, _node in (
     ("bernoulli_.float", "BernoulliBackward2"),
 ):
     derivative(_name, _node, inputs=("self",))(_zero_self)
+
 
 derivative("lift_fresh", "LiftFreshBackward0")(lambda grad: (grad,))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..._ops import ops
-from . import _scale, derivative
+from ._registry import _scale, derivative
 
 A = ops.aten
 

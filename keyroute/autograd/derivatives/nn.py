@@ -6,7 +6,7 @@ import math
 from typing import Any
 
 from ..._ops import ops
-from . import _shape, _zeros, derivative
+from ._registry import _shape, _zeros, derivative
 
 A = ops.aten
 
@@ -80,7 +80,7 @@ def _nll_backward(
     total_weight: Any,
     class_dim: int,
 ) -> Any:
-    from ..._creation import tensor as _tensor
+    from ..._api.creation import tensor as _tensor
 
     valid = A.ne.Scalar(target, ignore_index)
     safe_target = A.where.self(valid, target, A.zeros_like.default(target))
@@ -287,7 +287,7 @@ def _avg_pool2d(
                 div[i, j] = (he - hs) * (we - ws)
             else:
                 div[i, j] = (min(he, h) - max(hs, 0)) * (min(we, w) - max(ws, 0))
-    from ..._creation import from_numpy
+    from ..._api.creation import from_numpy
 
     g = A.div.Tensor(
         grad,

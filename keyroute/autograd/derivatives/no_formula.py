@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..._ops import ops
-from . import Derivative
+from ._registry import Derivative
 
 A = ops.aten
 
@@ -65,6 +65,7 @@ NON_DIFFERENTIABLE = {
     "nonzero",
     "argmax",
     "argmin",
+    "multinomial",
     "argsort",
     "isnan",
     "isinf",

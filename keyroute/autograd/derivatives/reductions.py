@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..._ops import ops
-from . import _dtype, _shape, _zeros, derivative
+from ._registry import _dtype, _shape, _zeros, derivative
 
 A = ops.aten
 

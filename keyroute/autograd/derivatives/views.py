@@ -7,7 +7,7 @@ from typing import Any
 
 from ..._ops import ops
 from ...tensor.dtype import to_dtype
-from . import _dtype, _shape, _zeros, derivative
+from ._registry import _dtype, _shape, _zeros, derivative
 
 A = ops.aten
 

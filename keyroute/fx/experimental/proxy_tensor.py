@@ -16,10 +16,15 @@ gets `arg0_1, arg1_1, ...`.
 
 from __future__ import annotations
 
+import contextlib
 import inspect
+import operator
 from collections.abc import Callable
 from typing import Any
 
+from ...dispatcher.keys import DispatchKey
+from ...dispatcher.tls import ExcludeDispatchKeyGuard, IncludeDispatchKeyGuard
+from ...library import Library
 from ...tensor._tensor import Tensor
 from ...utils._pytree import tree_flatten, tree_unflatten
 from ...utils.python_dispatch import TorchDispatchMode
@@ -152,6 +157,7 @@ def dispatch_trace(
     fake_mode: Any = None,
     placeholder_names: list[str] | None = None,
     flat_names: bool = False,
+    pre_dispatch: bool = False,
 ) -> GraphModule:
     """Trace `f(*args)` (see make_fx). `flat_names`: name placeholders from `placeholder_names`
     one per flat input."""
@@ -188,17 +194,71 @@ def dispatch_trace(
         ph.meta["val"] = tr.meta_val(a)
         if isinstance(a, Tensor):
             tr.bind(a, ph)
-    mode = ProxyTorchDispatchMode(tr, decomposition_table)
     call_args = tree_unflatten(flat, spec)
-    if tracing_mode == "fake":
-        with fake_mode, mode:
-            out = f(*call_args)
+    if pre_dispatch:
+        # Record at the PreDispatch key (above autograd and the composite decompositions):
+        # `aten.linear`, not `t` + `addmm` (Note [pre-dispatch]).
+        _PRE_DISPATCH.append(tr)
+        try:
+            with contextlib.ExitStack() as stack:
+                if tracing_mode == "fake":
+                    stack.enter_context(fake_mode)
+                stack.enter_context(IncludeDispatchKeyGuard(DispatchKey.PreDispatch))
+                out = f(*call_args)
+        finally:
+            _PRE_DISPATCH.pop()
     else:
-        with mode:
-            out = f(*call_args)
+        mode = ProxyTorchDispatchMode(tr, decomposition_table)
+        if tracing_mode == "fake":
+            with fake_mode, mode:
+                out = f(*call_args)
+        else:
+            with mode:
+                out = f(*call_args)
     graph.output(tr.arg(out))
     root: dict[str, Any] = dict(tr.constants)
     return GraphModule(root, graph, _fn_name(f))
+
+
+# Note [pre-dispatch]: make_fx(pre_dispatch=True) puts the PreDispatch key in the TLS include
+# set; its fallback records each call and runs it below PreDispatch (the key excluded), so the
+# calls the operator makes inside are not recorded. The tracing stack is per process, as the
+# tracing itself runs on one thread.
+_PRE_DISPATCH: list[_Tracking] = []
+
+
+def _record(tr: _Tracking, func: Any, args: Any, kwargs: dict[str, Any], out: Any) -> None:
+    node_args = tr.arg(args)
+    node_kwargs = {k: tr.arg(v) for k, v in kwargs.items()} if kwargs else {}
+    graph = tr.graph
+    node = graph.create_node("call_function", func, node_args, node_kwargs, func._opname)
+    if isinstance(out, Tensor):
+        node.meta["val"] = tr.meta_val(out)
+        tr.bind(out, node)
+    elif isinstance(out, (tuple, list)):
+        node.meta["val"] = type(out)(tr.meta_val(o) for o in out)
+        for i, o in enumerate(out):
+            if isinstance(o, Tensor):
+                g = graph.create_node("call_function", operator.getitem, (node, i), {}, "getitem")
+                g.meta["val"] = tr.meta_val(o)
+                tr.bind(o, g)
+    else:
+        node.meta["val"] = out
+
+
+def _pre_dispatch_fallback(keyset: Any, op: Any, *args: Any, **kwargs: Any) -> Any:
+    with ExcludeDispatchKeyGuard(DispatchKey.PreDispatch):
+        if not _PRE_DISPATCH:
+            return op(*args, **kwargs)
+        tr = _PRE_DISPATCH[-1]
+        node_args = tr.arg(args)  # before the call: an in-place op rebinds its input
+        out = op(*args, **kwargs)
+        _record(tr, op, node_args, kwargs, out)
+        return out
+
+
+_pre_dispatch_lib = Library._internal("_", "IMPL")
+_pre_dispatch_lib.fallback(_pre_dispatch_fallback, "PreDispatch", with_keyset=True)
 
 
 def make_fx(
@@ -213,14 +273,14 @@ def make_fx(
     _error_on_data_dependent_ops: bool = True,
 ) -> Callable[..., GraphModule]:
     """`make_fx(f, ...)(*args)`: the GraphModule of the aten calls `f(*args)` makes."""
-    if pre_dispatch:
-        from ..._functorch.pre_dispatch import pre_dispatch_trace
-
-        return lambda *args: pre_dispatch_trace(f, args, tracing_mode, decomposition_table)
 
     def wrapped(*args: Any) -> GraphModule:
         return dispatch_trace(
-            f, args, tracing_mode=tracing_mode, decomposition_table=decomposition_table
+            f,
+            args,
+            tracing_mode=tracing_mode,
+            decomposition_table=decomposition_table,
+            pre_dispatch=pre_dispatch,
         )
 
     return wrapped
@@ -233,3 +293,6 @@ def get_isolated_graphmodule(
     tracing_mode: str = "real",
 ) -> GraphModule:
     return make_fx(lambda *a: func(*a, **kwargs), tracing_mode=tracing_mode)(*args)
+
+
+from ..._higher_order_ops import _proxy_impls  # noqa: E402, F401  (the HOPs' make_fx kernels)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -131,58 +132,76 @@ _LOG_Q2 = _f32(0.693359375)
 _SQRTHF = _f32(0.707106781186547524)
 
 
+def _fma_into(a: np.ndarray, b: Any, c: Any, out: np.ndarray) -> np.ndarray:
+    """out (float32) = fma(a, b, c): a*b exact in double (a, b are floats), one rounding of the
+    sum in double then to float (see fma32)."""
+    return np.add(np.multiply(a, b, dtype=_f64), c, out=out, casting="unsafe")
+
+
 def log256_ps(x: np.ndarray) -> np.ndarray:
     """avx_mathfun's log256_ps over float32 x (x > 0, normal; the random kernel's 1 - u), with
     GCC's contractions: each Horner step is an FMA, and `y*z + e*q1` fuses the `y*z`."""
-    x = np.maximum(x.astype(_f32), _f32(1.17549435e-38))
+    x = np.maximum(x.astype(_f32, copy=False), _f32(1.17549435e-38))
     bits = x.view(np.int32)
-    e = ((bits >> 23) - 0x7F).astype(_f32) + _f32(1)
+    e = ((bits >> 23) - 0x7F).astype(_f32)
+    e += _f32(1)
     m = ((bits & ~0x7F800000) | 0x3F000000).view(_f32)  # the mantissa in [0.5, 1)
     small = m < _SQRTHF
-    e = e - np.where(small, _f32(1), _f32(0))
-    m = (m - _f32(1)) + np.where(small, m, _f32(0))
+    e -= small
+    m = (m - _f32(1)) + m * small
     z = m * m
-    y = np.full_like(m, _f32(_LOG_P[0]))
-    for c in _LOG_P[1:]:
-        y = fma32(y, m, _f32(c))
-    y = fma32(y * m, z, e * _LOG_Q1)
-    y = y - z * _f32(0.5)  # z * 0.5 is exact: fused or not, the same
-    return (m + y) + e * _LOG_Q2  # e * q2 is exact (q2 has 9 significant bits)
+    y = np.empty_like(m)
+    _fma_into(m, _f32(_LOG_P[0]), _f32(_LOG_P[1]), y)
+    for c in _LOG_P[2:]:
+        _fma_into(y, m, _f32(c), y)
+    y *= m
+    _fma_into(y, z, e * _LOG_Q1, y)
+    y -= z * _f32(0.5)  # z * 0.5 is exact: fused or not, the same
+    y += m
+    y += e * _LOG_Q2  # e * q2 is exact (q2 has 9 significant bits)
+    return y
 
 
 _DP = (_f32(-0.78515625), _f32(-2.4187564849853515625e-4), _f32(-3.77489497744594108e-8))
 _SINCOF = (_f32(-1.9515295891e-4), _f32(8.3321608736e-3), _f32(-1.6666654611e-1))
-_COSCOF = (_f32(2.443315711809948e-005), _f32(-1.388731625493765e-003), _f32(4.166664568298827e-002))
+_COSCOF = (
+    _f32(2.443315711809948e-005),
+    _f32(-1.388731625493765e-003),
+    _f32(4.166664568298827e-002),
+)
 _FOPI = _f32(1.27323954473516)
 
 
 def sincos256_ps(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """avx_mathfun's sincos256_ps over float32 x: (sin x, cos x), with GCC's contractions (the
     three-part range reduction, the Horner steps, `y*z - z/2` and `y2*x + x` are FMAs)."""
-    x = x.astype(_f32)
+    x = x.astype(_f32, copy=False)
     sign_sin = np.signbit(x)
     x = np.abs(x)
     j = (x * _FOPI).astype(np.int32)
-    j = (j + 1) & ~1
+    j += 1
+    j &= ~1
     y = j.astype(_f32)
-    swap_sin = (j & 4) != 0
+    sign_sin ^= (j & 4) != 0
     poly_sin = (j & 2) != 0  # the octant where sin takes the cosine polynomial
-    x = fma32(y, _DP[0], x)
-    x = fma32(y, _DP[1], x)
-    x = fma32(y, _DP[2], x)
+    _fma_into(y, _DP[0], x, x)
+    _fma_into(y, _DP[1], x, x)
+    _fma_into(y, _DP[2], x, x)
     sign_cos = ((j - 2) & 4) == 0
-    sign_sin = sign_sin ^ swap_sin
     z = x * x
-    yc = fma32(np.full_like(z, _COSCOF[0]), z, _COSCOF[1])
-    yc = fma32(yc, z, _COSCOF[2])
-    yc = yc * z
-    yc = fma32(yc, z, -(z * _f32(0.5)))
-    yc = yc + _f32(1)
-    ys = fma32(np.full_like(z, _SINCOF[0]), z, _SINCOF[1])
-    ys = fma32(ys, z, _SINCOF[2])
-    ys = fma32(ys * z, x, x)
+    yc = np.empty_like(z)
+    _fma_into(z, _COSCOF[0], _COSCOF[1], yc)
+    _fma_into(yc, z, _COSCOF[2], yc)
+    yc *= z
+    _fma_into(yc, z, -(z * _f32(0.5)), yc)
+    yc += _f32(1)
+    ys = np.empty_like(z)
+    _fma_into(z, _SINCOF[0], _SINCOF[1], ys)
+    _fma_into(ys, z, _SINCOF[2], ys)
+    ys *= z
+    _fma_into(ys, x, x, ys)
     s = np.where(poly_sin, yc, ys)
     c = np.where(poly_sin, ys, yc)
-    s = np.where(sign_sin, -s, s)
-    c = np.where(sign_cos, -c, c)
+    np.negative(s, out=s, where=sign_sin)
+    np.negative(c, out=c, where=sign_cos)
     return s, c

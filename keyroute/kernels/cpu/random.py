@@ -61,7 +61,7 @@ def iteration_order(a: np.ndarray) -> tuple[int, ...] | None:
         return None
     dims = [d for d in range(a.ndim)]
     # Outermost first: larger strides first; size-1 dimensions do not matter.
-    dims.sort(key=lambda d: (-abs(a.strides[d]) if a.shape[d] > 1 else 0))
+    dims.sort(key=lambda d: -abs(a.strides[d]) if a.shape[d] > 1 else 0)
     return tuple(dims)
 
 
@@ -406,7 +406,9 @@ def random__from(self, from_, to, *, generator=None):
     g = get_generator(generator)
     dt = self._dtype
     if dt.category == 3:
-        raise NotImplementedError(f"\"random_from_to_kernel_cpu\" not implemented for '{dt._short}'")
+        raise NotImplementedError(
+            f"\"random_from_to_kernel_cpu\" not implemented for '{dt._short}'"
+        )
     if to is not None:
         if from_ >= to:
             raise RuntimeError(
@@ -446,7 +448,9 @@ def random__to(self, to, *, generator=None):
 def random_(self, *, generator=None):
     a = _writable(self)
     if self._dtype.category == 3:
-        raise NotImplementedError(f"\"random_kernel_cpu\" not implemented for '{self._dtype._short}'")
+        raise NotImplementedError(
+            f"\"random_kernel_cpu\" not implemented for '{self._dtype._short}'"
+        )
     if a.size:
         write_int_values(a, random_default_values(get_generator(generator), a.size, self._dtype))
     return self
@@ -462,7 +466,9 @@ def bernoulli__float(self, p=0.5, *, generator=None):
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
     a = _writable(self)
     if self._dtype.category == 3:
-        raise NotImplementedError(f"\"bernoulli_scalar_cpu_\" not implemented for '{self._dtype._short}'")
+        raise NotImplementedError(
+            f"\"bernoulli_scalar_cpu_\" not implemented for '{self._dtype._short}'"
+        )
     if a.size:
         fill(a, bernoulli_scalar_values(get_generator(generator), a.size, p).astype(a.dtype))
     return self
@@ -472,9 +478,13 @@ def bernoulli__float(self, p=0.5, *, generator=None):
 def bernoulli__Tensor(self, p, *, generator=None):
     a = _writable(self)
     if self._dtype.category == 3:
-        raise NotImplementedError(f"\"bernoulli_tensor_cpu_self_\" not implemented for '{self._dtype._short}'")
+        raise NotImplementedError(
+            f"\"bernoulli_tensor_cpu_self_\" not implemented for '{self._dtype._short}'"
+        )
     if p._dtype.category != 2:
-        raise NotImplementedError(f"\"bernoulli_tensor_cpu_p_\" not implemented for '{p._dtype._short}'")
+        raise NotImplementedError(
+            f"\"bernoulli_tensor_cpu_p_\" not implemented for '{p._dtype._short}'"
+        )
     if not a.size:
         return self
     pv = np.broadcast_to(p._data, a.shape)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ... import _creation
+from ..._api import creation as _creation
 from ...tensor._tensor import Tensor
 from .. import functional as F
 from .. import init
@@ -136,7 +136,7 @@ class Bilinear(Module):
             init.uniform_(self.bias, -bound, bound)
 
     def forward(self, input1: Tensor, input2: Tensor) -> Tensor:
-        from ... import einsum
+        from ..._api.linalg import einsum
 
         out = einsum("bi,oij,bj->bo", input1, self.weight, input2)
         return out + self.bias if self.bias is not None else out

@@ -560,7 +560,7 @@ class Module:
         """Move parameters and buffers to `device` without copying their data (uninitialised
         storage of the same shape, dtype and strides; `requires_grad` kept): how a model built
         under `keyroute.device("meta")` gets memory. `recurse=False`: this module's own only."""
-        from ..._creation import empty_like
+        from ..._api.creation import empty_like
 
         def fn(t: Tensor) -> Tensor:
             return empty_like(t, device=device)

@@ -15,10 +15,8 @@ device (not the `*_like` ones, not `from_numpy`) create tensors there.
 
 from __future__ import annotations
 
-import collections.abc
 import functools
 import math
-import operator
 import threading
 import warnings
 from collections.abc import Callable
@@ -26,22 +24,17 @@ from typing import Any
 
 import numpy as np
 
-from ._api import function
-from ._ops import ops
-from .dispatcher.tls import AutoDispatchBelowADInplaceOrView
-from .tensor import device as _device_mod
-from .tensor._tensor import (
-    CPU_KEYS,
+from .._ops import ops
+from ..tensor import _tensor as _tensor_mod
+from ..tensor import device as _device_mod
+from ..tensor._tensor import (
     Size,
     Tensor,
-    _address,
-    _root_array,
-    _view_into,
     make_tensor,
     wrap_cpu,
 )
-from .tensor.device import Device, default_device
-from .tensor.dtype import (
+from ..tensor.device import Device, default_device
+from ..tensor.dtype import (
     bfloat16,
     bool_,
     complex64,
@@ -55,11 +48,37 @@ from .tensor.dtype import (
     int16,
     int32,
     int64,
-    promote_types,
     uint8,
 )
-from .tensor.meta_array import MetaArray
-from .tensor.repr import get_printoptions, printoptions, set_printoptions
+from ..tensor.new import (
+    _array_check,
+    _collect,
+    _compute_sizes,
+    _copy_array,
+    _empty_array,
+    _infer_dtype,
+    _own_storage,
+    _store,
+    _tp_name,
+    _warn_once,
+)
+from ..tensor.repr import get_printoptions, printoptions, set_printoptions
+from . import function
+from ._args import (
+    _below,
+    _check_out,
+    _device_arg,
+    _dtype_arg,
+    _finish,
+    _index_like,
+    _int_arg,
+    _int_list_arg,
+    _invalid_combination,
+    _number_arg,
+    _size_arg,
+    _tensor_arg,
+    _write_out,
+)
 
 __all__ = [
     "tensor",
@@ -111,244 +130,6 @@ _NP_TO_DTYPE = {
     )
 }
 _MAX_DIMS = 128  # PyTorch's limit on the nesting depth of tensor() data
-_warned: set[str] = set()
-
-
-def _warn_once(key: str, message: str, stacklevel: int) -> None:
-    """A UserWarning PyTorch gives once per process (TORCH_WARN_ONCE)."""
-    if key not in _warned:
-        _warned.add(key)
-        warnings.warn(message, UserWarning, stacklevel=stacklevel + 1)
-
-
-def _tp_name(obj: Any) -> str:
-    """The type name PyTorch's C++ messages print (Py_TYPE(obj)->tp_name)."""
-    cls = type(obj)
-    if cls.__flags__ & (1 << 9) or cls.__module__ == "builtins":  # heap (Python) classes
-        return cls.__name__
-    return f"{cls.__module__}.{cls.__name__}"
-
-
-# ----------------------------------------------------------------------------- arguments
-
-
-def _dtype_arg(fn: str, dt: Any) -> dtype | None:
-    """A `dtype=` argument: a keyroute dtype or a Python number type (float is float64)."""
-    if dt is None or isinstance(dt, dtype):
-        return dt
-    python_types = {float: float64, int: int64, bool: bool_, complex: complex128}
-    if isinstance(dt, type) and dt in python_types:
-        return python_types[dt]
-    raise TypeError(f"{fn}(): argument 'dtype' must be torch.dtype, not {_tp_name(dt)}")
-
-
-def _device_arg(fn: str, device: Any) -> Device:
-    """A `device=` argument (None: the default device)."""
-    if device is None:
-        return default_device()
-    if isinstance(device, Device):
-        return device
-    if isinstance(device, bool) or not isinstance(device, (str, int)):
-        raise TypeError(f"{fn}(): argument 'device' must be torch.device, not {_tp_name(device)}")
-    if isinstance(device, int):
-        raise RuntimeError("Cannot access accelerator device when none is available.")
-    return Device(device)
-
-
-def _index_like(v: Any) -> int | None:
-    """v as an int if PyTorch's parser takes it for an int (not bool), else None."""
-    if v.__class__ is int:
-        return v
-    if isinstance(v, (bool, np.bool_)):
-        return None
-    if isinstance(v, Tensor):
-        if v._dtype.category == 1 and v.numel() == 1:
-            return int(v.item())
-        return None
-    try:
-        return operator.index(v)
-    except TypeError:
-        return None
-
-
-def _size_arg(fn: str, args: tuple[Any, ...], size: Any, position: int = 1) -> list[int]:
-    """A size given as varargs (`zeros(2, 3)`), one sequence (`zeros((2, 3))`) or `size=`."""
-    if size is not None:
-        if args:
-            raise TypeError(f"{fn}() got multiple values for argument 'size'")
-        args = (size,)
-    if not args:
-        raise TypeError(f'{fn}() missing 1 required positional arguments: "size"')
-    if len(args) == 1:
-        arg = args[0]
-        if isinstance(arg, (tuple, list)):
-            out = []
-            for i, v in enumerate(arg):
-                n = _index_like(v)
-                if n is None:
-                    raise TypeError(
-                        f"{fn}(): argument 'size' (position {position}) must be tuple of ints, "
-                        f"but found element of type {_tp_name(v)} at pos {i}"
-                    )
-                out.append(n)
-            return out
-        n = _index_like(arg)
-        if n is None:
-            raise TypeError(
-                f"{fn}(): argument 'size' (position {position}) must be tuple of ints, not "
-                f"{_tp_name(arg)}"
-            )
-        return [n]
-    if isinstance(args[0], (tuple, list)):
-        raise TypeError(f"{fn}() takes 1 positional argument but {len(args)} were given")
-    out = []
-    for i, v in enumerate(args):
-        n = v if isinstance(v, bool) else _index_like(v)  # varargs take bools as 0/1
-        if n is None:
-            raise TypeError(
-                f"{fn}(): argument 'size' failed to unpack the object at pos {i + 1} with error "
-                f'"type must be tuple of ints,but got {_tp_name(v)}"'
-            )
-        out.append(int(n))
-    return out
-
-
-def _int_list_arg(fn: str, name: str, value: Any, position: int) -> list[int]:
-    """An int-list argument that must be a sequence (full's size, empty_strided's stride)."""
-    if not isinstance(value, (tuple, list)):
-        raise TypeError(
-            f"{fn}(): argument '{name}' (position {position}) must be tuple of ints, not "
-            f"{_tp_name(value)}"
-        )
-    out = []
-    for i, v in enumerate(value):
-        n = _index_like(v)
-        if n is None:
-            raise TypeError(
-                f"{fn}(): argument '{name}' (position {position}) must be tuple of ints, but "
-                f"found element of type {_tp_name(v)} at pos {i}"
-            )
-        out.append(n)
-    return out
-
-
-def _int_arg(fn: str, name: str, value: Any, position: int) -> int:
-    n = _index_like(value)
-    if n is None:
-        raise TypeError(
-            f"{fn}(): argument '{name}' (position {position}) must be int, not {_tp_name(value)}"
-        )
-    return n
-
-
-def _number_arg(fn: str, name: str, value: Any, position: int) -> Any:
-    """A Scalar argument as a Python number (NumPy scalars and 0-dim tensors too)."""
-    if value.__class__ in (int, float, bool, complex):
-        return value
-    if isinstance(value, np.bool_):
-        return float(value)  # PyTorch's parser reads a NumPy bool as a float
-    if isinstance(value, np.generic) and value.dtype.kind in "iufc":
-        return value.item()
-    if isinstance(value, (int, float, complex)):
-        return value
-    if isinstance(value, Tensor) and value.dim() == 0:
-        return value.item()
-    raise TypeError(
-        f"{fn}(): argument '{name}' (position {position}) must be Number, not {_tp_name(value)}"
-    )
-
-
-def _invalid_combination(fn: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> TypeError:
-    got = [_tp_name(a) for a in args] + [f"{k}={_tp_name(v)}" for k, v in kwargs.items()]
-    return TypeError(
-        f"{fn}() received an invalid combination of arguments - got ({', '.join(got)}), but "
-        f"expected one of:"
-    )
-
-
-def _tensor_arg(fn: str, value: Any, name: str = "input") -> Tensor:
-    if not isinstance(value, Tensor):
-        raise TypeError(
-            f"{fn}(): argument '{name}' (position 1) must be Tensor, not {_tp_name(value)}"
-        )
-    return value
-
-
-def _check_requires_grad(t: Tensor) -> None:
-    if not (t._dtype.is_floating_point or t._dtype.is_complex):
-        raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
-
-
-def _finish(t: Tensor, requires_grad: bool) -> Tensor:
-    if requires_grad:
-        _check_requires_grad(t)
-        t.requires_grad_(True)
-    return t
-
-
-def _below(fn: Callable[..., Tensor], *args: Any, **kwargs: Any) -> Tensor:
-    """Run a factory's aten call below ADInplaceOrView (torch:: factories do). As PyTorch's
-    bindings, pass pin_memory=False to operators that take it (a mode sees the keyword)."""
-    schema = getattr(fn, "_schema", None)
-    if (
-        schema is not None
-        and "pin_memory" not in kwargs
-        and any(a.name == "pin_memory" for a in schema.arguments)
-    ):
-        kwargs["pin_memory"] = False
-    with AutoDispatchBelowADInplaceOrView():
-        return fn(*args, **kwargs)
-
-
-def _check_out(fn: str, out: Any, dt: dtype | None, device: Any) -> Tensor:
-    """PyTorch's checks of an `out=` tensor against explicit dtype=/device= arguments."""
-    if not isinstance(out, Tensor):
-        raise TypeError(f"{fn}(): argument 'out' must be Tensor, not {_tp_name(out)}")
-    if dt is not None and dt is not out._dtype:
-        raise RuntimeError(
-            f"dtype {dt._short} does not match dtype of out parameter ({out._dtype._short})"
-        )
-    if device is not None and Device(device).type != out.device.type:
-        raise RuntimeError(
-            f"device type {Device(device).type} does not match device type of out parameter "
-            f"({out.device.type})"
-        )
-    return out
-
-
-def _write_out(
-    fn: str,
-    out: Tensor,
-    shape: list[int],
-    fill: Callable[[Tensor], Any] | None,
-    requires_grad: bool,
-) -> Tensor:
-    """`factory(..., out=out)`: resize `out` and fill it in place. PyTorch's `<fn>.out`
-    kernels resize inside (one write for the version counter: the fill's)."""
-    from .autograd.grad_mode import is_grad_enabled
-
-    for s in shape:
-        if s < 0:
-            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {shape}")
-    if fill is None:
-        # empty(out=): at::empty_out resizes (no write for the version counter).
-        if out.requires_grad:
-            raise RuntimeError("cannot resize variables that require grad")
-        if list(out.shape) != shape:
-            out.resize_(shape)
-        else:
-            _below(out.resize_, shape)  # PyTorch calls it anyway; nothing changes
-        return _finish(out, requires_grad)
-    if out.requires_grad and is_grad_enabled():
-        raise RuntimeError(
-            f"aten::{fn}(): functions with out=... arguments don't support automatic "
-            f"differentiation, but one of the arguments requires grad."
-        )
-    if list(out.shape) != shape:
-        _below(out.resize_, shape)  # silently, as at::zeros_out & co. do
-    fill(out)
-    return _finish(out, requires_grad)
-
 
 # ----------------------------------------------------------------------------- default device
 
@@ -374,312 +155,10 @@ def set_default_device(device: Any) -> None:
         _global_device.installed = True
 
 
-# ----------------------------------------------------------------------------- tensor()
-
-
-def _is_sequence(x: Any) -> bool:
-    """PySequence_Check as PyTorch's data walk sees it (tensors are scalars there)."""
-    if isinstance(x, (list, tuple, str, bytes, bytearray, range, np.ndarray)):
-        return True
-    if isinstance(x, (Tensor, dict, np.generic)):
-        return False
-    return isinstance(x, collections.abc.Sequence)
-
-
-def _compute_sizes(data: Any) -> list[int]:
-    """The shape of nested data, following first elements (PyTorch's compute_sizes)."""
-    sizes: list[int] = []
-    seq = data
-    while _is_sequence(seq):
-        length = len(seq)
-        sizes.append(length)
-        if len(sizes) > _MAX_DIMS:
-            raise ValueError(f"too many dimensions '{_tp_name(seq)}'")
-        if length == 0:
-            break
-        seq = seq[0]
-    return sizes
-
-
-_PY_TYPE_DTYPE = {int: int64, bool: bool_}
-
-
-def _scalar_dtype(obj: Any) -> dtype:
-    """The dtype PyTorch infers for one non-sequence value."""
-    cls = obj.__class__
-    if cls is float:
-        return get_default_dtype()
-    if cls is int or cls is bool:
-        return _PY_TYPE_DTYPE[cls]
-    if isinstance(obj, (np.ndarray, np.generic)):
-        return _numpy_dtype(obj.dtype, "np.ndarray")
-    if isinstance(obj, float):
-        return get_default_dtype()
-    if isinstance(obj, int):
-        return bool_ if isinstance(obj, bool) else int64
-    if isinstance(obj, complex):
-        return complex128 if get_default_dtype() is float64 else complex64
-    if isinstance(obj, Tensor):
-        return obj._dtype
-    if isinstance(obj, (str, bytes)):
-        raise TypeError(f"new(): invalid data type '{_tp_name(obj)}'")
-    raise RuntimeError(f"Could not infer dtype of {_tp_name(obj)}")
-
-
-def _infer_dtype(obj: Any) -> dtype:
-    """PyTorch's infer_scalar_type over nested data: promote every element's dtype."""
-    if isinstance(obj, np.ndarray):
-        return _numpy_dtype(obj.dtype, "np.ndarray")
-    if not _is_sequence(obj) or isinstance(obj, (str, bytes)):
-        return _scalar_dtype(obj)
-    if len(obj) == 0:
-        return get_default_dtype()
-    result: dtype | None = None
-    items = obj if isinstance(obj, (list, tuple)) else [obj[i] for i in range(len(obj))]
-    kinds = set(map(type, items))
-    if kinds <= {int, float, bool, complex}:
-        # Plain Python numbers: one dtype per type, promoted (the order does not matter).
-        for cls in kinds:
-            d = _scalar_dtype(cls())
-            result = d if result is None else promote_types(result, d)
-        return result  # type: ignore[return-value]
-    for item in items:
-        if item is obj:
-            raise TypeError("new(): self-referential lists are incompatible")
-        d = _infer_dtype(item)
-        result = d if result is None else promote_types(result, d)
-        if result is complex128:
-            break  # nothing promotes past complex128
-    return result  # type: ignore[return-value]
-
-
-def _collect(obj: Any, sizes: list[int], dim: int, out: list[Any]) -> None:
-    """Append the scalars of nested data to `out`, checking every length (recursive_store)."""
-    n = sizes[dim]
-    if isinstance(obj, (list, tuple)):
-        items = obj
-    else:
-        try:
-            items = list(obj)
-        except TypeError:
-            raise TypeError("not a sequence") from None
-    if len(items) != n:
-        raise ValueError(f"expected sequence of length {n} at dim {dim} (got {len(items)})")
-    if dim + 1 == len(sizes):
-        out.extend(items)
-        return
-    for item in items:
-        _collect(item, sizes, dim + 1, out)
-
-
-# -- storing Python scalars, as PyTorch's store_scalar converts them
-
-
-def _unpack_long(v: Any) -> int:
-    n = _unpack_long_unbounded(v)
-    if not -(1 << 63) <= n < (1 << 63):
-        raise ValueError("Overflow when unpacking long long")
-    return n
-
-
-def _unpack_double(v: Any) -> float:
-    if isinstance(v, float):
-        return float(v)
-    to_float = getattr(type(v), "__float__", None)
-    if to_float is not None:
-        return float(to_float(v))
-    to_index = getattr(type(v), "__index__", None)
-    if to_index is not None:
-        return float(to_index(v))
-    raise TypeError(f"must be real number, not {_tp_name(v)}")
-
-
-def _unpack_complex(v: Any) -> complex:
-    to_complex = getattr(type(v), "__complex__", None)
-    if to_complex is not None:
-        return complex(to_complex(v))
-    return complex(_unpack_double(v), 0.0)
-
-
-def _unpack_bool(v: Any) -> bool:
-    if isinstance(v, float):
-        return bool(v)
-    if isinstance(v, complex):
-        return v != 0
-    if isinstance(v, np.bool_):
-        return bool(v)
-    return _unpack_long_unbounded(v) != 0
-
-
-def _unpack_long_unbounded(v: Any) -> int:
-    """PyLong_AsLongLong: __index__ (its own errors pass through, e.g. a float tensor's)."""
-    to_index = getattr(type(v), "__index__", None)
-    if to_index is None:
-        raise TypeError(f"'{_tp_name(v)}' object cannot be interpreted as an integer")
-    return operator.index(to_index(v))
-
-
-_INT_NAMES = {uint8: "uint8", int8: "int8", int16: "int16", int32: "int32", int64: "int64"}
-
-
-def _checked_int(v: Any, dt: dtype) -> int:
-    """One value stored into an integer dtype (c10::checked_convert: no silent overflow;
-    negative ints may wrap into unsigned types, as PyTorch allows)."""
-    info = np.iinfo(dt.np)
-    lo, hi = int(info.min), int(info.max)
-    if isinstance(v, float):
-        f = float(v)
-        if math.isnan(f) or math.isinf(f) or f < lo or f > hi:
-            raise RuntimeError(
-                f"value cannot be converted to type {_INT_NAMES[dt]} without overflow"
-            )
-        return int(f)
-    n = _unpack_long(v)
-    if lo == 0:
-        ok = n <= hi and (n >= 0 or -n <= hi)
-    else:
-        ok = lo <= n <= hi
-    if not ok:
-        raise RuntimeError(f"value cannot be converted to type {_INT_NAMES[dt]} without overflow")
-    return n
-
-
-def _store(values: list[Any], dt: dtype) -> np.ndarray:
-    """A flat array of `dt` holding `values`, converted as PyTorch's store_scalar does."""
-    kinds = set(map(type, values))
-    with np.errstate(over="ignore", invalid="ignore"):
-        if dt.category == 2:
-            if kinds <= {float, int, bool}:
-                f64 = np.array(values, dtype=np.float64)
-            else:
-                f64 = np.array([_unpack_double(v) for v in values], dtype=np.float64)
-            if dt in (float16, bfloat16):
-                # c10 converts double -> float -> half/bfloat16 (two roundings).
-                return f64.astype(np.float32).astype(dt.np)
-            return f64.astype(dt.np)
-        if dt.category == 3:
-            return np.array([_unpack_complex(v) for v in values], dtype=np.complex128).astype(dt.np)
-        if dt is bool_:
-            if kinds <= {bool}:
-                return np.array(values, dtype=np.bool_)
-            return np.array([_unpack_bool(v) for v in values], dtype=np.bool_)
-        if kinds <= {int, bool}:
-            try:
-                a = np.array(values, dtype=np.int64)
-            except OverflowError:
-                a = None
-            if a is not None:
-                info = np.iinfo(dt.np)
-                lo = -int(info.max) if info.min == 0 else int(info.min)
-                if a.size == 0 or (int(a.min()) >= lo and int(a.max()) <= int(info.max)):
-                    return a.astype(dt.np)  # negative ints wrap into unsigned, as C++ casts
-        return np.array([_checked_int(v, dt) for v in values], dtype=np.int64).astype(dt.np)
-
-
-def _numpy_dtype(np_dtype: np.dtype, what: str = "np.ndarray") -> dtype:
-    """The keyroute dtype of a NumPy dtype, with PyTorch's error for the unsupported ones."""
-    d = _NP_TO_DTYPE.get(np_dtype)
-    if d is not None:
-        return d
-    if np_dtype.isnative is False and np_dtype.newbyteorder("=") in _NP_TO_DTYPE:
-        return _NP_TO_DTYPE[np_dtype.newbyteorder("=")]
-    name = np_dtype.type.__name__
-    module = np_dtype.type.__module__
-    if np_dtype.kind == "u" and np_dtype.itemsize > 1:
-        raise TypeError(
-            f"can't convert {what} of type numpy.{name}: keyroute has no {name} dtype (PyTorch "
-            f"2.13's uint16/uint32/uint64 are not implemented)"
-        )
-    raise TypeError(
-        f"can't convert {what} of type {module}.{name}. The only supported types are: float64, "
-        f"float32, float16, complex64, complex128, int64, int32, int16, int8, uint64, uint32, "
-        f"uint16, uint8, and bool."
-    )
-
-
-def _array_check(arr: np.ndarray) -> dtype:
-    """from_numpy's checks (strides, byte order, dtype) in PyTorch's order."""
-    item = arr.itemsize
-    for s in arr.strides:
-        if item and s % item:
-            raise ValueError(
-                "given numpy array strides not a multiple of the element byte size. Copy the "
-                "numpy array to reallocate the memory."
-            )
-    if any(s < 0 for s in arr.strides):
-        raise ValueError(
-            "At least one stride in the given numpy array is negative, and tensors with negative "
-            "strides are not currently supported. (You can probably work around this by making "
-            "a copy of your array  with array.copy().) "
-        )
-    if arr.dtype.byteorder not in ("=", "|") and not arr.dtype.isnative:
-        raise ValueError(
-            "given numpy array has byte order different from the native byte order. Conversion "
-            "between byte orders is currently not supported."
-        )
-    return _numpy_dtype(arr.dtype)
-
-
-def _empty_array(shape: list[int], dt: dtype) -> np.ndarray:
-    """A zero-size array with PyTorch's contiguous strides (NumPy gives such arrays 0s)."""
-    from .tensor.meta_array import contiguous_strides
-
-    strides = tuple(s * dt.itemsize for s in contiguous_strides(tuple(shape)))
-    return np.lib.stride_tricks.as_strided(np.empty(1, dt.np)[:0], tuple(shape), strides)
-
-
-def _own_storage(arr: np.ndarray) -> np.ndarray:
-    """`arr` as the start of its own storage (PyTorch's from_blob over the array's memory):
-    a view of NumPy array `a[3:]` has storage offset 0 and a storage of its own extent."""
-    root = _root_array(arr)
-    if arr is root or not root.flags.c_contiguous:
-        return arr
-    item = arr.itemsize
-    start = _address(arr) - _address(root)
-    extent = 0
-    if arr.size:
-        extent = 1 + sum((n - 1) * st for n, st in zip(arr.shape, arr.strides)) // item
-    if start < 0 or start + extent * item > root.nbytes:
-        return arr
-    memory = _Memory(root, _address(arr), extent, arr.dtype, not arr.flags.writeable)
-    storage = np.asarray(memory)
-    return np.lib.stride_tricks.as_strided(
-        storage, arr.shape, arr.strides, writeable=arr.flags.writeable
-    )
-
-
-class _Memory:
-    """Memory inside another array, exposed as a new root (it keeps the owner alive)."""
-
-    __slots__ = ("__array_interface__", "_owner")
-
-    def __init__(
-        self, owner: np.ndarray, address: int, n: int, np_dtype: np.dtype, readonly: bool
-    ) -> None:
-        self._owner = owner
-        self.__array_interface__ = {
-            "data": (address, readonly),
-            "shape": (n,),
-            "typestr": np_dtype.str,
-            "version": 3,
-        }
-
-
 def _meta_tensor(shape: Any, dt: dtype, stride: Any = None) -> Tensor:
-    from .aten._meta_util import new_meta
+    from ..aten._meta_util import new_meta
 
     return new_meta(tuple(shape), dt, stride)
-
-
-def _copy_array(arr: np.ndarray, dt: dtype) -> np.ndarray:
-    """A copy of `arr` in dtype `dt`, keeping the layout of a dense array (preserve_format)."""
-    with np.errstate(over="ignore", invalid="ignore"):
-        if arr.dtype.kind == "c" and dt.category != 3:
-            warnings.warn(
-                "Casting complex values to real discards the imaginary part", UserWarning, 4
-            )
-            arr = arr.real
-        return arr.astype(dt.np, order="K", copy=True)
 
 
 def _tensor_from_data(data: Any, dt: dtype | None, dev: Device | None, copy_numpy: bool) -> Tensor:
@@ -858,7 +337,7 @@ def _np_from_dlpack(t: Tensor) -> np.ndarray:
         raise BufferError("Can't export tensors that require gradient, use tensor.detach()")
     data = t._data
     if type(data) is not np.ndarray:
-        from .kernels.errors import data_access_error
+        from ..kernels.errors import data_access_error
 
         raise data_access_error(t, "__dlpack__")
     # The import side of DLPack is a view of the same memory: a NumPy view does it, and it
@@ -913,7 +392,7 @@ def _size_factory(fn: str, op: Any, out_fill: Callable[[Tensor], Any] | None) ->
 
 
 def _check_generator(fn: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-    from .random import Generator
+    from ..random import Generator
 
     generator = kwargs.get("generator")
     if generator is not None and not isinstance(generator, Generator):
@@ -937,9 +416,9 @@ def _randn_fill(o: Tensor, generator: Any = None) -> Any:
 
 
 rand = _size_factory("rand", aten.rand.default, _rand_fill)
-rand.__doc__ = "Uniform samples from [0, 1) (keyroute's generator: not PyTorch's numbers)."
+rand.__doc__ = "Uniform samples from [0, 1) (PyTorch's numbers for the same seed)."
 randn = _size_factory("randn", aten.randn.default, _randn_fill)
-randn.__doc__ = "Standard normal samples (keyroute's generator: not PyTorch's numbers)."
+randn.__doc__ = "Standard normal samples (PyTorch's numbers for the same seed)."
 
 
 def _fill_dtype(value: Any) -> dtype:
@@ -1007,7 +486,12 @@ def _like(fn: str, op: Any) -> Callable:
         pin_memory: bool | None = False,
         requires_grad: bool = False,
         memory_format: Any = None,
+        **kwargs: Any,
     ) -> Tensor:
+        # rand_like/randn_like take generator= (their .generator overloads)
+        generator = kwargs.pop("generator", None) if fn in ("rand_like", "randn_like") else None
+        if kwargs:
+            raise TypeError(f"{fn}() got an unexpected keyword argument '{next(iter(kwargs))}'")
         t = _tensor_arg(fn, input)
         dt = _dtype_arg(fn, dtype)
         dev = None if device is None else _device_arg(fn, device)
@@ -1025,7 +509,11 @@ def _like(fn: str, op: Any) -> Callable:
         kw: dict[str, Any] = {"dtype": dt, "device": dev}
         if memory_format is not None:
             kw["memory_format"] = memory_format
-        out = _below(op, t, *extra, **kw)
+        if generator is not None:
+            _check_generator(fn, (input,), {"generator": generator})
+            out = _below(getattr(aten, fn).generator, t, generator=generator, **kw)
+        else:
+            out = _below(op, t, *extra, **kw)
         return _finish(out, requires_grad)
 
     like.__name__ = like.__qualname__ = fn
@@ -1244,8 +732,7 @@ def randint(
         if low is None:
             t = _below(aten.randint.generator, hi, shape, generator=generator, **kw)
         else:
-            # No randint.low_generator operator yet: its decomposition, empty + random_.
-            t = _below(_randint_low_generator, lo, hi, shape, generator, kw)
+            t = _below(aten.randint.low_generator, lo, hi, shape, generator=generator, **kw)
     elif low is None:
         t = _below(aten.randint.default, hi, shape, **kw)
     else:
@@ -1255,17 +742,6 @@ def randint(
 
 def _random_fill(o: Tensor, lo: int, hi: int, generator: Any) -> Any:
     return getattr(aten.random_, "from")(o, lo, hi, generator=generator)
-
-
-def _randint_low_generator(
-    lo: int, hi: int, shape: list[int], generator: Any, kw: dict[str, Any]
-) -> Tensor:
-    if lo >= hi:
-        raise RuntimeError(
-            f"random_ expects 'from' to be less than 'to', but got from={lo} >= to={hi}"
-        )
-    t = aten.empty.memory_format(shape, **kw)
-    return getattr(aten.random_, "from")(t, lo, hi, generator=generator)
 
 
 def randperm(
@@ -1320,45 +796,6 @@ def legacy_tensor_new(cls: type, *args: Any, **kwargs: Any) -> Tensor:
     return t
 
 
-def _set_state(t: Tensor, requires_grad: bool, state: dict[str, Any] | None) -> Tensor:
-    if requires_grad:
-        t.requires_grad_(True)
-    if state:
-        t.__dict__.update(state)
-    return t
-
-
-def rebuild_tensor(
-    storage: Any,
-    dt: dtype,
-    shape: tuple[int, ...],
-    stride: tuple[int, ...],
-    offset: int,
-    requires_grad: bool,
-    state: dict[str, Any] | None = None,
-) -> Tensor:
-    """Unpickle a CPU tensor: a view with the pickled geometry into its storage."""
-    root = storage.root if hasattr(storage, "root") else storage
-    arr = _view_into(root, dt.np, shape, stride, offset)
-    return _set_state(make_tensor(arr, dt, CPU_KEYS), requires_grad, state)
-
-
-def rebuild_meta_tensor(
-    shape: tuple[int, ...],
-    stride: tuple[int, ...],
-    offset: int,
-    storage_nbytes: int,
-    dt: dtype,
-    requires_grad: bool,
-    state: dict[str, Any] | None = None,
-) -> Tensor:
-    """Unpickle a meta tensor (layout only)."""
-    from .tensor._tensor import META_KEYS
-
-    meta = MetaArray(shape, stride, dt.np, offset, storage_nbytes)
-    return _set_state(make_tensor(meta, dt, META_KEYS), requires_grad, state)
-
-
 for _fn in (
     get_default_device,
     set_default_device,
@@ -1369,3 +806,5 @@ for _fn in (
 ):
     function(_fn)
 del _fn
+
+_tensor_mod.LEGACY_NEW[0] = legacy_tensor_new

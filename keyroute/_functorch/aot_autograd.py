@@ -1,0 +1,232 @@
+"""AOT Autograd (torch._functorch.aot_autograd): trace the joint forward + backward graph of a
+function on fake tensors, partition it into a forward graph (which also returns the
+activations the backward needs) and a backward graph, and run them from an autograd.Function.
+
+The joint function takes (primals, tangents): it runs `f` on the primals, which require grad,
+and `autograd.grad` of the outputs with the tangents. make_fx records the forward's aten calls
+and the backward formulas' calls as the engine runs them. The default partitioner (PyTorch's
+`default_partition`) puts in the forward graph every node the forward outputs need; the rest is
+the backward; forward values the backward reads are saved (outputs of the forward graph after
+the user outputs, inputs of the backward graph before the tangents), as PyTorch's graphs show.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..fx.experimental.proxy_tensor import dispatch_trace
+from ..fx.graph import Graph
+from ..fx.graph_module import GraphModule
+from ..fx.node import Node, map_arg
+from ..tensor._tensor import Tensor
+
+__all__ = ["aot_function", "aot_module", "default_partition", "make_joint_graph"]
+
+
+def make_joint_graph(f: Callable[..., Any], args: tuple[Tensor, ...]) -> tuple[GraphModule, int]:
+    """The joint graph of `f` at `args` (placeholders primals_1.., tangents_1..); returns it
+    and the number of forward outputs."""
+    from .. import autograd
+    from ..subclasses.fake_tensor import FakeTensorMode
+
+    mode = FakeTensorMode()
+    fake_primals = [mode.from_tensor(a.detach()).requires_grad_(a.requires_grad) for a in args]
+    with mode:
+        probe = f(*[p.detach() for p in fake_primals])
+    outs = probe if isinstance(probe, (tuple, list)) else (probe,)
+    n_out = len(outs)
+    fake_tangents = [mode.from_tensor(_zeros_like(o)) for o in outs]
+    diff = [i for i, a in enumerate(args) if a.requires_grad]
+
+    def joint(*flat: Any) -> Any:
+        primals, tangents = flat[: len(args)], flat[len(args) :]
+        out = f(*primals)
+        out_t = out if isinstance(out, (tuple, list)) else (out,)
+        grads = autograd.grad(
+            list(out_t), [primals[i] for i in diff], list(tangents), allow_unused=True
+        )
+        full: list[Any] = [None] * len(args)
+        for i, g in zip(diff, grads):
+            full[i] = g
+        return (*out_t, *full)
+
+    names = [f"primals_{i + 1}" for i in range(len(args))] + [
+        f"tangents_{i + 1}" for i in range(n_out)
+    ]
+    gm = dispatch_trace(
+        joint,
+        (*fake_primals, *fake_tangents),
+        tracing_mode="fake",
+        fake_mode=mode,
+        placeholder_names=names,
+        flat_names=True,
+    )
+    return gm, n_out
+
+
+def _zeros_like(t: Tensor) -> Tensor:
+    from .. import zeros
+
+    return zeros(tuple(t.shape), dtype=t.dtype)
+
+
+def default_partition(joint: GraphModule, n_fw_out: int) -> tuple[GraphModule, GraphModule, int]:
+    """Split the joint graph: (forward, backward, number of saved values)."""
+    g = joint.graph
+    nodes = list(g.nodes)
+    out_node = nodes[-1]
+    outs = list(out_node.args[0])
+    fw_outs, grads = outs[:n_fw_out], outs[n_fw_out:]
+    placeholders = [n for n in nodes if n.op == "placeholder"]
+    primals = [p for p in placeholders if p.name.startswith("primals")]
+    tangents = [p for p in placeholders if p.name.startswith("tangents")]
+    # Forward nodes: the ancestors of the forward outputs (tangents never among them).
+    fw: set[Node] = set()
+    stack = [o for o in fw_outs if isinstance(o, Node)]
+    while stack:
+        n = stack.pop()
+        if n in fw:
+            continue
+        fw.add(n)
+        stack.extend(n.all_input_nodes)
+    fw |= set(primals)
+    bw = [n for n in nodes if n not in fw and n.op not in ("placeholder", "output")]
+    saved: list[Node] = []
+    for n in bw:
+        for i in n.all_input_nodes:
+            if i in fw and i not in saved and i.op != "get_attr":
+                saved.append(i)
+    # Forward graph: primals -> user outputs + saved values.
+    fwg = Graph()
+    env: dict[Node, Node] = {}
+    for n in nodes:
+        if n in fw:
+            env[n] = fwg.node_copy(n, lambda x: env[x])
+    saved_non_primal = [s for s in saved if s.op != "placeholder"]
+    saved_primals = [s for s in saved if s.op == "placeholder"]
+    saved_order = saved_non_primal + saved_primals
+    fwg.output(tuple(map_arg(list(fw_outs), lambda x: env[x])) + tuple(env[s] for s in saved_order))
+    # Backward graph: saved values + tangents -> gradients.
+    bwg = Graph()
+    benv: dict[Node, Node] = {}
+    for s in saved_order:
+        ph = bwg.create_node("placeholder", s.name, name=s.name)
+        ph.meta = dict(s.meta)
+        benv[s] = ph
+    for t in tangents:
+        benv[t] = bwg.node_copy(t)
+    for n in bw:
+        benv[n] = bwg.node_copy(n, lambda x: benv[x])
+    bwg.output(tuple(map_arg(list(grads), lambda x: benv[x])))
+    root = {k: getattr(joint, k) for k in dir(joint) if k.startswith("_tensor_constant")}
+    fw_gm = GraphModule(root, fwg, "GraphModule")
+    bw_gm = GraphModule(root, bwg, "GraphModule")
+    bw_gm.graph.eliminate_dead_code()
+    bw_gm.recompile()
+    return fw_gm, bw_gm, len(saved_order)
+
+
+def _identity_compiler(gm: GraphModule, example_inputs: Any) -> Callable[..., Any]:
+    return gm
+
+
+def aot_function(
+    fn: Callable[..., Any],
+    fw_compiler: Callable[..., Any] | None = None,
+    bw_compiler: Callable[..., Any] | None = None,
+    partition_fn: Callable[..., Any] = default_partition,
+    decompositions: dict[Any, Any] | None = None,
+    num_params_buffers: int = 0,
+    keep_inference_input_mutations: bool = False,
+) -> Callable[..., Any]:
+    """`fn` compiled ahead of time: forward and backward graphs from one joint trace, given
+    to `fw_compiler` / `bw_compiler` (default: run the GraphModules)."""
+    from ..autograd.function import Function
+
+    fw_compiler = fw_compiler or _identity_compiler
+    bw_compiler = bw_compiler or fw_compiler
+    cache: dict[Any, Any] = {}
+
+    def compiled(*args: Any) -> Any:
+        key = tuple(
+            (tuple(a.shape), a.dtype, a.requires_grad) if isinstance(a, Tensor) else a for a in args
+        )
+        entry = cache.get(key)
+        if entry is None:
+            joint, n_out = make_joint_graph(fn, args)
+            fw_gm, bw_gm, n_saved = partition_fn(joint, n_out)
+            fw = fw_compiler(fw_gm, list(args))
+            bw = bw_compiler(bw_gm, None)
+            entry = cache[key] = (fw, bw, n_out, n_saved)
+        fw, bw, n_out, n_saved = entry
+
+        class CompiledFunction(Function):
+            @staticmethod
+            def forward(ctx: Any, *inputs: Any) -> Any:
+                res = fw(*inputs)
+                ctx.save_for_backward(*res[n_out:])
+                outs = tuple(res[:n_out])
+                return outs[0] if n_out == 1 else outs
+
+            @staticmethod
+            def backward(ctx: Any, *grads: Any) -> Any:
+                return tuple(bw(*ctx.saved_tensors, *grads))
+
+        return CompiledFunction.apply(*args)
+
+    return compiled
+
+
+def aot_module(
+    mod: Any,
+    fw_compiler: Callable[..., Any] | None = None,
+    bw_compiler: Callable[..., Any] | None = None,
+    **kw: Any,
+) -> Any:
+    """`mod` compiled ahead of time: its parameters and buffers are lifted as the first graph
+    inputs (as PyTorch's), then the user inputs."""
+    from ..nn.modules.module import Module
+
+    params = dict(mod.named_parameters())
+    buffers = dict(mod.named_buffers())
+    names = list(params) + list(buffers)
+
+    def functional(*flat: Any) -> Any:
+        state = dict(zip(names, flat[: len(names)]))
+        saved = {}
+        for qn, v in state.items():
+            owner, attr = _owner(mod, qn)
+            saved[qn] = (owner, attr, owner.__dict__.get("_parameters", {}).get(attr))
+            _swap(owner, attr, v)
+        try:
+            return mod(*flat[len(names) :])
+        finally:
+            for qn, (owner, attr, _orig) in saved.items():
+                _swap(owner, attr, params.get(qn, buffers.get(qn)))
+
+    compiled = aot_function(functional, fw_compiler, bw_compiler, **kw)
+
+    class AOTModule(Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.orig_module = mod
+
+        def forward(self, *args: Any) -> Any:
+            return compiled(*[params.get(n, buffers.get(n)) for n in names], *args)
+
+    return AOTModule()
+
+
+def _owner(mod: Any, qn: str) -> tuple[Any, str]:
+    *path, attr = qn.split(".")
+    for p in path:
+        mod = getattr(mod, p)
+    return mod, attr
+
+
+def _swap(owner: Any, attr: str, value: Any) -> None:
+    if attr in owner._parameters:
+        owner._parameters[attr] = value
+    elif attr in owner._buffers:
+        owner._buffers[attr] = value
