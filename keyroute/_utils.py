@@ -132,18 +132,22 @@ def _tensor_on(storage: Any, dt: Any, offset: Any, size: Any, stride: Any) -> Te
 
 def _apply_metadata(t: Tensor, metadata: Any) -> Tensor:
     # PyTorch records a conjugate or negative view as a bit over the stored values; keyroute
-    # has no such bits, so the view is materialised (the values the tensor denotes).
+    # has no such bits, so the view is materialised (the values the tensor denotes, in new
+    # memory: it no longer shares the file's storage).
     if not metadata:
         return t
     if not isinstance(metadata, dict):
         raise RuntimeError(f"keyroute.load: invalid tensor metadata {metadata!r}")
-    from . import _api
-
+    if t._data.__class__ is MetaArray:
+        return t
+    data = t._data
     if metadata.get("conj"):
-        t = _api.FUNCTIONS["conj_physical"](t) if "conj_physical" in _api.FUNCTIONS else t
+        data = np.conj(data)
     if metadata.get("neg"):
-        t = -t
-    return t
+        data = np.negative(data)
+    if data is t._data:
+        return t
+    return make_tensor(np.ascontiguousarray(data), t._dtype, CPU_KEYS)
 
 
 def _rebuild_tensor(storage: Any, storage_offset: int, size: Any, stride: Any) -> Tensor:
