@@ -517,3 +517,28 @@ case("random_.from")(lambda M, rng: ((t(M, rng, 4) * 1, 2, 3), {}))
 case("random_.to")(lambda M, rng: ((t(M, rng, 4) * 1, 1), {}))
 case("bernoulli_.float")(lambda M, rng: ((t(M, rng, 4) * 1, 1.0), {}))
 case("lift_fresh")(lambda M, rng: ((t(M, rng, 2, 3),), {}))
+
+
+# functional variants (functionalization's rewrites): the *_copy forms take their view's case
+for _view, _copy in (("view", "view_copy"), ("t", "t_copy"),
+                     ("transpose.int", "transpose_copy.int"), ("permute", "permute_copy"),
+                     ("select.int", "select_copy.int"),
+                     ("slice.Tensor", "slice_copy.Tensor"), ("unsqueeze", "unsqueeze_copy"),
+                     ("squeeze", "squeeze_copy"), ("squeeze.dim", "squeeze_copy.dim"),
+                     ("squeeze.dims", "squeeze_copy.dims"), ("expand", "expand_copy"),
+                     ("alias", "alias_copy"), ("diagonal", "diagonal_copy"),
+                     ("as_strided", "as_strided_copy"), ("split.Tensor", "split_copy.Tensor"),
+                     ("split_with_sizes", "split_with_sizes_copy"),
+                     ("unbind.int", "unbind_copy.int")):  # fmt: skip
+    CASES[_copy] = (lambda view, copy: lambda M, rng: (copy,) + CASES[view](M, rng)[1:])(
+        _view, _copy
+    )
+case("fill.Scalar")(lambda M, rng: ((t(M, rng, 3), 2.0), {}))
+case("fill.Tensor")(lambda M, rng: ((t(M, rng, 3), t(M, rng)), {}))
+case("zero")(lambda M, rng: ((t(M, rng, 3),), {}))
+case("select_scatter")(lambda M, rng: ((t(M, rng, 3, 4), t(M, rng, 3), 1, 2), {}))
+case("slice_scatter")(lambda M, rng: ((t(M, rng, 5, 4), t(M, rng, 2, 4), 0, 1, 5, 2), {}))
+case("diagonal_scatter")(lambda M, rng: ((t(M, rng, 3, 4), t(M, rng, 3), 1), {}))
+case("as_strided_scatter")(
+    lambda M, rng: ((t(M, rng, 4, 4), t(M, rng, 2, 2), [2, 2], [4, 1], 1), {})
+)
