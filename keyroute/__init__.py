@@ -157,9 +157,30 @@ __version__ = "0.1.0"
 # Messages and reprs name the class as PyTorch's do ("keyroute.Tensor", like "torch.Tensor").
 Tensor.__module__ = "keyroute"
 
-# torch.save / torch.load in PyTorch's checkpoint format (keyroute/serialization.py).
-from . import serialization  # noqa: E402
-from .serialization import load, save  # noqa: E402
+
+# torch.save / torch.load in PyTorch's checkpoint format (keyroute/serialization.py), loaded on
+# first use: zipfile and the unpickler are not worth paying for at `import keyroute`.
+def save(obj: object, f: object, *args: object, **kwargs: object) -> None:
+    """Save `obj` in PyTorch's checkpoint format (keyroute.serialization.save)."""
+    from .serialization import save as _save
+
+    _save(obj, f, *args, **kwargs)  # type: ignore[arg-type]
+
+
+def load(f: object, *args: object, **kwargs: object) -> object:
+    """Load a checkpoint written by keyroute.save or torch.save (keyroute.serialization.load)."""
+    from .serialization import load as _load
+
+    return _load(f, *args, **kwargs)  # type: ignore[arg-type]
+
+
+def __getattr__(name: str) -> object:
+    if name in ("serialization", "storage"):
+        import importlib
+
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module 'keyroute' has no attribute '{name}'")
+
 
 # The runtime modules programs import (torch.cuda, torch.backends, torch.testing, ...).
 from ._tags import Tag  # noqa: E402

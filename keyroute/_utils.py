@@ -12,6 +12,7 @@ never make a tensor that reads or writes outside its storage.
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from typing import Any
 
@@ -132,18 +133,22 @@ def _tensor_on(storage: Any, dt: Any, offset: Any, size: Any, stride: Any) -> Te
 
 def _apply_metadata(t: Tensor, metadata: Any) -> Tensor:
     # PyTorch records a conjugate or negative view as a bit over the stored values; keyroute
-    # has no such bits, so the view is materialised (the values the tensor denotes).
+    # has no such bits, so the view is materialised (the values the tensor denotes, in new
+    # memory: it no longer shares the file's storage).
     if not metadata:
         return t
     if not isinstance(metadata, dict):
         raise RuntimeError(f"keyroute.load: invalid tensor metadata {metadata!r}")
-    from . import _api
-
+    if t._data.__class__ is MetaArray:
+        return t
+    data = t._data
     if metadata.get("conj"):
-        t = _api.FUNCTIONS["conj_physical"](t) if "conj_physical" in _api.FUNCTIONS else t
+        data = np.conj(data)
     if metadata.get("neg"):
-        t = -t
-    return t
+        data = np.negative(data)
+    if data is t._data:
+        return t
+    return make_tensor(np.ascontiguousarray(data), t._dtype, CPU_KEYS)
 
 
 def _rebuild_tensor(storage: Any, storage_offset: int, size: Any, stride: Any) -> Tensor:
@@ -235,10 +240,31 @@ def _rebuild_device_tensor_from_numpy(
     return t
 
 
-def _restore_device(device: Any) -> Any:
-    from .serialization import _current_map_device
+# The active load's map_location, for rebuild functions that name a device themselves
+# (keyroute.serialization.load sets it around the unpickling).
+_tls = threading.local()
 
-    return _current_map_device(str(device))
+
+def _restore_device(device: Any) -> Any:
+    from .tensor.device import Device
+
+    location = str(device)
+    ml = getattr(_tls, "map_location", None)
+    if ml is None or callable(ml) and not isinstance(ml, Device):
+        return Device(location)
+    if isinstance(ml, dict):
+        return Device(str(ml.get(location, location)))
+    return Device(ml.decode() if isinstance(ml, bytes) else str(ml))
+
+
+def _get_layout(name: str) -> Any:
+    """A layout from its string (the global PyTorch pickles `torch.strided` through)."""
+    from .tensor import layout as lay
+
+    obj = getattr(lay, name.removeprefix("torch.").removeprefix("keyroute."), None)
+    if not isinstance(obj, lay.layout):
+        raise RuntimeError(f"keyroute.load: layout {name} is not supported")
+    return obj
 
 
 def _rebuild_from_type_v2(func: Any, new_type: Any, args: Any, state: Any) -> Any:

@@ -94,7 +94,6 @@ def allowed_globals() -> dict[str, Any]:
 
     from . import _utils
     from .nn.parameter import Parameter
-    from .serialization import _get_layout
     from .storage import STORAGE_DTYPES, TypedStorage, UntypedStorage
     from .tensor._tensor import Size, Tensor
     from .tensor.device import device
@@ -104,7 +103,7 @@ def allowed_globals() -> dict[str, Any]:
         "collections.OrderedDict": OrderedDict,
         "collections.Counter": Counter,
         "torch.nn.parameter.Parameter": Parameter,
-        "torch.serialization._get_layout": _get_layout,
+        "torch.serialization._get_layout": _utils._get_layout,
         "torch.Size": Size,
         "torch.Tensor": Tensor,
         "torch.device": device,

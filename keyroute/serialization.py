@@ -26,13 +26,13 @@ import os
 import pickle
 import re
 import sys
-import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import IO, Any, Union
 
 import numpy as np
 
+from . import _utils
 from . import _weights_only_unpickler as _wo
 from ._zip_archive import ArchiveReader, ArchiveWriter, archive_name_for
 from .storage import TypedStorage, UntypedStorage, storage_type_name
@@ -104,15 +104,7 @@ class safe_globals:  # noqa: N801 (PyTorch's name)
         _wo._marked_safe_globals.difference_update(self._added)
 
 
-def _get_layout(name: str) -> Any:
-    """A layout from its string (the global PyTorch pickles `torch.strided` through)."""
-    from .tensor import layout as lay
-
-    short = name.removeprefix("torch.").removeprefix("keyroute.")
-    obj = getattr(lay, short, None)
-    if not isinstance(obj, _layout_cls):
-        raise RuntimeError(f"keyroute.load: layout {name} is not supported")
-    return obj
+_get_layout = _utils._get_layout  # torch.serialization._get_layout
 
 
 # -- saving -------------------------------------------------------------------------------------
@@ -356,12 +348,9 @@ def _write_archive(
 
 
 # -- loading ------------------------------------------------------------------------------------
-_tls = threading.local()
-
-
 def _current_map_device(location: str) -> Device:
     """Where a tensor rebuilt from a device name goes, after the active map_location."""
-    return Device(_restore_name(getattr(_tls, "map_location", None), location))
+    return _utils._restore_device(location)
 
 
 def _restore_name(map_location: Any, location: str) -> str:
@@ -620,7 +609,7 @@ def load(
                 os.close(fd)
         loader = _Loader(reader, map_location, mm)
         data = reader.get_record("data.pkl")
-        _tls.map_location = map_location
+        _utils._tls.map_location = map_location
         try:
             if weights_only:
                 up = _wo.Unpickler(io.BytesIO(data), encoding=pickle_load_args["encoding"])
@@ -632,7 +621,7 @@ def load(
             cls = _unpickler_class(pickle_module, loader)
             return cls(io.BytesIO(data), **pickle_load_args).load()
         finally:
-            _tls.map_location = None
+            _utils._tls.map_location = None
     finally:
         if owned:
             opened.close()

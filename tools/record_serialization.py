@@ -107,6 +107,8 @@ def objects() -> dict[str, object]:
         "bytearray": bytearray(b"ab"),
         "od": collections.OrderedDict(a=1, b=2),
         "meta": torch.empty(2, 3, device="meta"),
+        "conj_view": torch.tensor([1 + 2j, 3 - 1j]).conj(),  # saved with the conj bit
+        "neg_view": torch.tensor([1 + 2j, 3 - 1j]).conj().imag,  # saved with the neg bit
     }
     return {"state_dict": model.state_dict(), "dtypes": dtypes, "views": views, "nested": nested}
 

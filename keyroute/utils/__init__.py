@@ -4,4 +4,12 @@ from ._swap import swap_tensors  # noqa: E402
 
 __all__ = ["swap_tensors"]
 
-from . import data  # noqa: E402, F401  (torch.utils.data, loaded with the package as PyTorch's)
+
+def __getattr__(name: str) -> object:
+    # keyroute.utils.data (torch.utils.data) loads on first use: it pulls in multiprocessing,
+    # which `import keyroute` should not pay for.
+    if name == "data":
+        import importlib
+
+        return importlib.import_module(".data", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -35,7 +35,6 @@ REC = json.loads(
     (Path(__file__).resolve().parent.parent / "data" / "data_loading.json").read_text()
 )
 Point = collections.namedtuple("Point", "x y")
-NO_MULTINOMIAL = not hasattr(keyroute, "multinomial")
 
 
 def gen(seed):
@@ -85,7 +84,6 @@ def test_subset_random_sampler():
     assert list(SubsetRandomSampler([10, 20, 30, 40, 50], generator=gen(3))) == REC["subset_random"]
 
 
-@pytest.mark.xfail(NO_MULTINOMIAL, reason="needs PyTorch's RNG (branch rng)", strict=True)
 @pytest.mark.parametrize(
     "key, n, repl, seed", [("repl", 5, True, 0), ("norepl", 5, False, 0), ("repl20", 20, True, 1)]
 )

@@ -94,6 +94,14 @@ def gap_crc_checked():
         keyroute.load(io.BytesIO(bytes(b)))
 
 
+def gap_conj_neg_bits():
+    # PyTorch keeps a conjugate (or negative) view over the file's storage with a bit set;
+    # keyroute has no such bits and loads the values into new memory.
+    v = keyroute.load(DATA / "torch_nested.pt")
+    assert v["neg_view"].tolist() == [-2.0, 1.0]
+    assert v["neg_view"].stride() != (2,) and v["neg_view"].storage_offset() != 1
+
+
 def test_known_gaps_list_matches_the_tests():
     defined = sorted(n[len("gap_") :] for n in globals() if n.startswith("gap_"))
     assert sorted(GAPS) == defined

@@ -198,9 +198,9 @@ def random_split(
                 )
     if sum(lengths) != len(dataset):
         raise ValueError("Sum of input lengths does not equal the length of the input dataset!")
-    from ..._api.creation import randperm
+    import keyroute
 
-    indices = randperm(sum(lengths), generator=generator).tolist()  # type: ignore[arg-type]
+    indices = keyroute.randperm(sum(lengths), generator=generator).tolist()  # type: ignore[arg-type]
     return [
         Subset(dataset, indices[end - n : end])
         for end, n in zip(itertools.accumulate(lengths), lengths)  # type: ignore[arg-type]
