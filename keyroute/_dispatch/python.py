@@ -8,10 +8,13 @@ the kernel of the innermost mode's type (with the mode popped, as a mode's handl
 otherwise does what the Python key does. Leaving the context removes them, so the plain path
 never pays for the feature.
 
-    >>> @keyroute.ops.aten.sin.default.py_impl(keyroute.DispatchKey.CPU)
-    ... def my_sin(x): ...
-    >>> with enable_python_dispatcher():
-    ...     keyroute.sin(x)          # runs my_sin
+    @keyroute.ops.aten.sin.default.py_impl(keyroute.DispatchKey.CPU)
+    def my_sin(x): ...
+
+    with enable_python_dispatcher():
+        keyroute.sin(x)          # runs my_sin
+
+(A sketch, not a doctest: a py_impl registration stays on the operator for the process.)
 """
 
 from __future__ import annotations
