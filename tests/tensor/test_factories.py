@@ -46,11 +46,6 @@ KNOWN_GAPS: dict[str, tuple[set[str], str]] = {
         "aten has no linspace.Tensor_Tensor: the 0-dim tensors are "
         "read with item() and linspace.default is called",
     ),
-    "arange-huge-meta": (
-        {"result"},
-        "meta tensors do not check that the storage size "
-        "(2**62 int64 elements) overflows int64 bytes",
-    ),
 }
 
 CASES = recorded()["factories"]
