@@ -83,7 +83,10 @@ def cpu_fallback(op: Any, *args: Any, **kwargs: Any) -> Any:
     return _back(out, inputs)
 
 
-Library("_", "IMPL").fallback(cpu_fallback, "PrivateUse1")
+# Keep the library: a dropped Library is collected and its registrations go with it (PyTorch's
+# rule too).
+fallback_lib = Library("_", "IMPL")
+fallback_lib.fallback(cpu_fallback, "PrivateUse1")
 
 
 if __name__ == "__main__":
