@@ -40,15 +40,9 @@ from ..tensor.dtype import (
     complex64,
     complex128,
     dtype,
-    float16,
-    float32,
     float64,
     get_default_dtype,
-    int8,
-    int16,
-    int32,
     int64,
-    uint8,
 )
 from ..tensor.new import (
     _array_check,
@@ -113,23 +107,6 @@ __all__ = [
 ]
 
 aten = ops.aten
-_NP_TO_DTYPE = {
-    np.dtype(d.np): d
-    for d in (
-        bool_,
-        uint8,
-        int8,
-        int16,
-        int32,
-        int64,
-        float16,
-        float32,
-        float64,
-        complex64,
-        complex128,
-    )
-}
-_MAX_DIMS = 128  # PyTorch's limit on the nesting depth of tensor() data
 
 # ----------------------------------------------------------------------------- default device
 
