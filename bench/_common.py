@@ -2,13 +2,21 @@
 
 Import this module first in every bench script: it pins OpenBLAS/MKL/OMP to one thread before
 NumPy loads (OPENBLAS_CORETYPE is left as the machine sets it).
+
+BLAS kernels: a machine may pin OpenBLAS's kernel (OPENBLAS_CORETYPE, OPENBLAS_L2_SIZE) to
+something other than what OpenBLAS would pick for its CPU. The matmul-heavy scripts print
+which kernel ran (`blas_kernel`, threadpoolctl from the `dev` extra) and run themselves a second
+time, in a subprocess, with those two variables unset (`rerun_with_autodetected_blas`): the
+kernel users' machines get. Only that subprocess sees the change; tests and CI never do.
 """
 
 from __future__ import annotations
 
 import os
 import statistics
+import subprocess
 import sys
+import time
 import timeit
 from collections.abc import Callable
 from typing import Any
@@ -17,6 +25,62 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ[_var] = "1"
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+
+#: The clock: this process's CPU time by default. On the shared machine a process waits for a
+#: core a good part of the time, which wall time counts and CPU time does not; with one BLAS
+#: thread (and PyTorch set to one thread) CPU time is what an idle machine's wall time would
+#: be. KEYROUTE_BENCH_CLOCK=wall switches to time.perf_counter.
+TIMER = time.perf_counter if os.environ.get("KEYROUTE_BENCH_CLOCK") == "wall" else time.process_time
+CLOCK = "wall time" if TIMER is time.perf_counter else "process CPU time"
+
+#: The variables that pin OpenBLAS's kernel choice; unset in the autodetect subprocess.
+BLAS_PIN_VARIABLES = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
+_CHILD_FLAG = "KEYROUTE_BENCH_AUTODETECTED_BLAS"
+
+
+def blas_kernel() -> str:
+    """Which BLAS ran, and with which kernel ("openblas 0.3.31, kernel Haswell"), and how it was
+    chosen (the pinning variables as set, or autodetected)."""
+    import numpy  # noqa: F401  (loads the BLAS threadpoolctl inspects)
+
+    try:
+        from threadpoolctl import threadpool_info
+    except ImportError:
+        kernel = "unknown kernel (install threadpoolctl, in the dev extra, to see it)"
+    else:
+        libs = [i for i in threadpool_info() if i.get("user_api") == "blas"]
+        kernel = (
+            ", ".join(
+                f"{i.get('internal_api')} {i.get('version')}, kernel {i.get('architecture')}"
+                for i in libs
+            )
+            or "no BLAS found"
+        )
+    pins = [f"{v}={os.environ[v]}" for v in BLAS_PIN_VARIABLES if v in os.environ]
+    how = "machine settings: " + ", ".join(pins) if pins else "autodetected (no pinning variable)"
+    if os.environ.get(_CHILD_FLAG):
+        how = "autodetected: " + ", ".join(BLAS_PIN_VARIABLES) + " unset in this process"
+    return f"{kernel} [{how}]"
+
+
+def is_autodetect_run() -> bool:
+    return bool(os.environ.get(_CHILD_FLAG))
+
+
+def rerun_with_autodetected_blas(script: str, argv: list[str]) -> None:
+    """Run `script` again in a subprocess with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset (in
+    that subprocess alone), unless this is that subprocess or neither variable is set here (the
+    first run was already autodetected)."""
+    if is_autodetect_run():
+        return
+    if not any(v in os.environ for v in BLAS_PIN_VARIABLES):
+        print("\n(no BLAS pinning variable is set here: the run above is the autodetected one)")
+        return
+    env = {k: v for k, v in os.environ.items() if k not in BLAS_PIN_VARIABLES}
+    env[_CHILD_FLAG] = "1"
+    print("\n--- again, with " + " and ".join(BLAS_PIN_VARIABLES) + " unset ---", flush=True)
+    subprocess.run([sys.executable, script, *argv], env=env, check=True)
 
 
 def torch_or_none() -> Any:
@@ -31,7 +95,7 @@ def torch_or_none() -> Any:
 
 def measure(fn: Callable[[], Any], *, repeat: int = 15, min_time: float = 0.05) -> float:
     """Median seconds per call over `repeat` runs of an auto-sized loop."""
-    timer = timeit.Timer(fn)
+    timer = timeit.Timer(fn, timer=TIMER)
     number = 1
     while True:
         t = timer.timeit(number)
@@ -48,7 +112,7 @@ def compare(
     """Median seconds per call of each case, measured in interleaved rounds (one timed loop of
     every case per round): on a loaded machine a slow phase hits every case alike, so the
     ratios between cases hold even when absolute times drift."""
-    timers = {name: timeit.Timer(fn) for name, fn in cases.items()}
+    timers = {name: timeit.Timer(fn, timer=TIMER) for name, fn in cases.items()}
     numbers = {}
     for name, timer in timers.items():
         number = 1

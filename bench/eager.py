@@ -4,14 +4,19 @@ thread, one process, medians of many repeats.
 Cases: the tiny (16,) add; a (2,16)x(16,32) mm; the seed's 6-op RMSNorm chain on (2,16); a
 512x512 matmul and a 512x512 add (where the kernel dominates and keyroute should equal NumPy).
 
-    python bench/eager.py
+    python bench/eager.py [--matmul-only]
+
+The matmul cases run a second time in a subprocess with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE
+unset (when the machine sets them): the BLAS kernel OpenBLAS autodetects (see bench/_common.py).
 """
 
 from __future__ import annotations
 
+import sys
+
 import _common  # noqa: F401  (one BLAS thread; must come first)
 import numpy as np
-from _common import compare, torch_or_none
+from _common import CLOCK, blas_kernel, compare, rerun_with_autodetected_blas, torch_or_none
 
 import keyroute
 
@@ -69,6 +74,8 @@ def main() -> None:
     kr = lib_fns(keyroute)
     th = lib_fns(torch) if torch is not None else {}
     rows = []
+    if "--matmul-only" in sys.argv:
+        cases = {k: v for k, v in cases.items() if k.startswith(("mm", "matmul"))}
     for name, (a, b) in cases.items():
         ka, kb = keyroute.from_numpy(a), keyroute.from_numpy(b)
         np.testing.assert_allclose(kr[name](ka, kb).numpy(), numpy_fns[name](a, b), rtol=1e-4)
@@ -82,7 +89,10 @@ def main() -> None:
         t = compare(timed)
         rows.append((name, t["np"], t["kr"], t.get("th")))
 
-    print("eager operators, one BLAS thread (medians of interleaved rounds; ratios to raw NumPy)")
+    print(
+        f"eager operators, one BLAS thread (medians of interleaved rounds, {CLOCK}; ratios to "
+        f"raw NumPy)\nBLAS: {blas_kernel()}"
+    )
     head = f"{'case':<30}{'NumPy':>11}{'keyroute':>11}{'ratio':>8}"
     if torch is not None:
         head += f"{'PyTorch':>11}{'ratio':>8}{'keyroute/PyTorch':>18}"
@@ -92,6 +102,7 @@ def main() -> None:
         if t_th is not None:
             line += f"{t_th * 1e6:>9.2f}µs{t_th / t_np:>7.2f}x{t_kr / t_th:>17.2f}x"
         print(line)
+    rerun_with_autodetected_blas(__file__, ["--matmul-only"])
 
 
 if __name__ == "__main__":

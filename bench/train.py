@@ -1,16 +1,22 @@
 """Training step cost: an MLP (batch 64, 784 -> 256 -> 10, ReLU, cross-entropy; forward,
 backward and an AdamW step) in keyroute, written by hand in NumPy, and in PyTorch eager (when
 installed); and the tiny (16,) add with requires_grad inputs against PyTorch's. One BLAS
-thread, one process, medians of many repeats.
+thread, one process, medians of many repeats. Also a backward over a chain of 100 tiny ops
+((16,) tensors, forward recorded and backward run each time) against PyTorch's.
 
-    python bench/train.py
+    python bench/train.py [--mlp-only]
+
+The MLP step runs a second time in a subprocess with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE
+unset (when the machine sets them): the BLAS kernel OpenBLAS autodetects (bench/_common.py).
 """
 
 from __future__ import annotations
 
+import sys
+
 import _common  # noqa: F401  (one BLAS thread; must come first)
 import numpy as np
-from _common import compare, torch_or_none
+from _common import CLOCK, blas_kernel, compare, rerun_with_autodetected_blas, torch_or_none
 
 import keyroute
 
@@ -109,12 +115,15 @@ def main() -> None:
     t_np, t_kr, t_th = t["np"], t["kr"], t.get("th")
 
     print(f"MLP step {D_IN}->{D_HIDDEN}->{D_OUT}, batch {BATCH}, fwd + bwd + AdamW, one thread")
+    print(f"({CLOCK}) BLAS: {blas_kernel()}")
     print(f"{'':<26}{'time':>10}{'ratio to NumPy':>17}")
     print(f"{'NumPy by hand':<26}{t_np * 1e6:>8.0f}µs{1.0:>16.2f}x")
     print(f"{'keyroute':<26}{t_kr * 1e6:>8.0f}µs{t_kr / t_np:>16.2f}x")
     if t_th is not None:
         print(f"{'PyTorch eager':<26}{t_th * 1e6:>8.0f}µs{t_th / t_np:>16.2f}x")
         print(f"keyroute / PyTorch eager: {t_kr / t_th:.2f}x")
+    if "--mlp-only" in sys.argv:
+        return
 
     a = keyroute.ones(16, requires_grad=True)
     b = keyroute.ones(16, requires_grad=True)
@@ -128,6 +137,30 @@ def main() -> None:
         print(f", PyTorch {t['th'] * 1e6:.2f}µs, ratio {t['kr'] / t['th']:.2f}x")
     else:
         print()
+
+    cases = {"kr": _chain(keyroute)}
+    if torch is not None:
+        cases["th"] = _chain(torch)
+    t = compare(cases, rounds=15)
+    print(f"chain of 100 tiny ops, forward + backward: keyroute {t['kr'] * 1e6:.0f}µs", end="")
+    if torch is not None:
+        print(f", PyTorch {t['th'] * 1e6:.0f}µs, ratio {t['kr'] / t['th']:.2f}x")
+    else:
+        print()
+    rerun_with_autodetected_blas(__file__, ["--mlp-only"])
+
+
+def _chain(lib):  # noqa: ANN001, ANN202  (keyroute or torch: 50 x (mul, add), sum, backward)
+    x = lib.ones(16, requires_grad=True)
+
+    def run() -> None:
+        y = x
+        for _ in range(50):
+            y = y * 1.01
+            y = y + 0.5
+        y.sum().backward()
+
+    return run
 
 
 if __name__ == "__main__":

@@ -23,7 +23,9 @@ class FormulaNode(Node):
     n_outputs = 1
     wants_needs = False  # the formula takes `needs`: which inputs need a gradient
 
-    __slots__ = ()
+    # Slots for the four fields every recorded operator sets (a slot store is cheaper than an
+    # instance-dict one); other attributes (hooks, metadata) still go to the instance dict.
+    __slots__ = ("next_edges", "sequence_nr", "saved", "input_metadata")
 
     def __init__(self, next_edges: tuple[tuple[Node | None, int], ...]) -> None:
         # Node.__init__, inlined (one node per recorded operator).
@@ -66,7 +68,10 @@ class FormulaNode(Node):
         # PyTorch exposes saved values as grad_fn._saved_<name>.
         if name.startswith("_saved_"):
             key = name[len("_saved_") :]
-            saved = self.__dict__.get("saved", {})
+            try:
+                saved = object.__getattribute__(self, "saved")
+            except AttributeError:
+                saved = {}
             if key in saved:
                 v = saved[key]
                 return v.unpack(self) if isinstance(v, SavedTensor) else v

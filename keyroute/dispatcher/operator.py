@@ -21,8 +21,6 @@ never take this shortcut, and the trace shows every layer.
 from __future__ import annotations
 
 import functools
-import linecache
-import os
 import threading
 import warnings
 import weakref
@@ -37,6 +35,7 @@ from .alias import (
     AUTOGRADOTHER_BACKENDS,
     backend_keys_from_autograd,
 )
+from .codegen import compile_registered
 from .device_check import device_checked, is_device_mix
 from .keys import (
     NUM_BACKENDS,
@@ -763,18 +762,8 @@ def _call_source(pattern: tuple[tuple[int, int], ...], required: int, terms: lis
     )
 
 
-#: Where generated call code claims to live: registered with linecache under these names, so
-#: pdb, inspect.getsource and tracebacks show it (the files do not exist on disk).
-_GENERATED_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_generated")
-
-
-def _compile_registered(src: str, name: str) -> Any:
-    """Compile generated source under a file name that linecache knows (as dataclasses and
-    namedtuple-style generators do, but kept in linecache so debuggers can list it)."""
-    filename = os.path.join(_GENERATED_DIR, name + ".py")
-    # mtime None: linecache.checkcache keeps the entry (there is no file to compare with).
-    linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
-    return compile(src, filename, "exec")
+# Generated call code is registered with linecache (dispatcher/codegen.py).
+_compile_registered = compile_registered
 
 
 def _pattern_code(

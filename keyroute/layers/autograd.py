@@ -29,7 +29,6 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from ..autograd._meta import AutogradMeta
 from ..autograd.derivatives import DERIVATIVES, NOT_IMPLEMENTED, Derivative
 from ..autograd.derivatives.no_formula import (
     COMPOSITE_WITH_FORMULA,
@@ -37,12 +36,11 @@ from ..autograd.derivatives.no_formula import (
     NON_DIFFERENTIABLE,
 )
 from ..autograd.derivatives.random import RANDOM_DERIVATIVES
-from ..autograd.graph import SavedTensor, _sequence, grad_accumulator, gradient_edge, set_history
+from ..autograd.graph import SavedTensor, gradient_edge, set_history
 from ..autograd.nodes import CopySlices, make_node_class
 from ..autograd.nodes import NotImplemented as _NotImplementedFn  # not the builtin
 from ..dispatcher.keys import DispatchKey
 from ..dispatcher.keyset import (
-    FUNCTIONALITY_MASK,
     REQUIRES_GRAD_BIT,
     DispatchKeySet,
     full_after_bits,
@@ -50,9 +48,11 @@ from ..dispatcher.keyset import (
 from ..dispatcher.operator import LayerKernel, OpOverload
 from ..dispatcher.registration import Library
 from ..dispatcher.schema import OPT_TENSOR, TENSOR
-from ..dispatcher.tls import AUTOGRAD_WITH_INPLACE_OR_VIEW, redispatch_below_ad_inplace_or_view
+from ..dispatcher.tls import redispatch_below_ad_inplace_or_view
 from ..dispatcher.tls import state as _tls
 from ..profiler import _state as _prof
+from .recorder import NO_EDGE as _NO_EDGE
+from .recorder import make_recorder
 
 __all__ = [
     "AutogradFallback",
@@ -64,15 +64,15 @@ __all__ = [
 ]
 
 _AFTER_AUTOGRAD = full_after_bits(DispatchKey.AutogradOther)
-# The guard redispatch_below_ad_inplace_or_view sets, inlined in AutogradKernel.bind's closure.
-_BELOW_EXCLUDE = AUTOGRAD_WITH_INPLACE_OR_VIEW
-_BELOW_MASK = ~(AUTOGRAD_WITH_INPLACE_OR_VIEW & FUNCTIONALITY_MASK)
 _MISSING = object()
-_NO_EDGE = (None, 0)
 
 
 def _below(op: OpOverload, ks: int, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     return redispatch_below_ad_inplace_or_view(op, ks & _AFTER_AUTOGRAD, args, kwargs)
+
+
+def _below_call(op: OpOverload, below: int, *args: Any, **kwargs: Any) -> Any:
+    return redispatch_below_ad_inplace_or_view(op, below, args, kwargs)
 
 
 def _is_diff_tensor(t: Any) -> bool:
@@ -91,6 +91,9 @@ class AutogradKernel(LayerKernel):
         self.defaults = [
             a.default_value if a.has_default_value() else _MISSING for a in schema.arguments
         ]
+        self.missing = _MISSING
+        self.kwarg_only = [a.kwarg_only for a in schema.arguments]
+        self.kinds = [a.kind for a in schema.arguments]
         self.inputs = (
             entry.inputs
             if entry.inputs is not None
@@ -127,6 +130,7 @@ class AutogradKernel(LayerKernel):
         # condition under which the outputs are differentiable at all (_to_copy's dtype).
         self.no_grad = tuple(n for n in entry.no_grad if n in index)
         self.checks_values = bool(self.no_grad or entry.condition is not None)
+        self._bound: dict[int, Any] = {}
 
     def passthrough(self, ks: int) -> int | None:
         return ks & _AFTER_AUTOGRAD if not ks & REQUIRES_GRAD_BIT else None
@@ -145,210 +149,39 @@ class AutogradKernel(LayerKernel):
         return values
 
     def __call__(self, keyset: DispatchKeySet, *args: Any, **kwargs: Any) -> Any:
-        ks = keyset.repr_
-        if not _tls.s.grad_enabled:
-            return _below(self.op, ks, args, kwargs)
-        values = None
-        if self.checks_values:
-            values = self._bind(args, kwargs)
-            for name in self.no_grad:
-                _check_no_requires_grad(values[name], name, self.op._opname)
-            condition = self.entry.condition
-            if condition is not None and not condition(values):
-                return _below(self.op, ks, args, kwargs)
-        index = self.input_index
-        if index is not None and len(args) >= self.min_positional:
-            flat = [args[i] for i in index]
-        else:
-            values = self._bind(args, kwargs)
-            flat = []
-            for name in self.inputs:
-                v = values[name]
-                if isinstance(v, (list, tuple)):
-                    flat.extend(v)
-                else:
-                    flat.append(v)
-        for t in flat:
-            if getattr(t, "_ks", 0) & REQUIRES_GRAD_BIT:
-                break
-        else:
-            return _below(self.op, ks, args, kwargs)
-        if self.needs_values and values is None:
-            values = self._bind(args, kwargs)
-        if self.inplace:
-            self._check_inplace(values)
-        edges = []
-        for t in flat:  # gradient_edge, inlined: this runs for every input of every recorded op
-            if getattr(t, "_ks", 0) & REQUIRES_GRAD_BIT:
-                ag = t._ag
-                if ag is not None and ag.grad_fn is not None:
-                    edges.append((ag.grad_fn, ag.output_nr))
-                else:
-                    edges.append((grad_accumulator(t), 0))
-            else:
-                edges.append(_NO_EDGE)
-        node = self.node_class(tuple(edges))
-        node.input_metadata = [
-            (t._data.shape, t._dtype) if hasattr(t, "_ks") else None for t in flat
-        ]
-        saved = node.saved
-        n_args = len(args)
-        for name, i, default in self.save_args:
-            if i < n_args:
-                v = args[i]
-            else:
-                v = kwargs.get(name, default) if kwargs else default
-            if hasattr(v, "_ks"):
-                if self.inplace and i == 0:
-                    if not self._self_needed(edges):
-                        saved[name] = None  # no formula that reads self can run
-                        continue
-                    v = _clone_for_save(v)
-                saved[name] = SavedTensor(v)
-            elif isinstance(v, (list, tuple)) and v and hasattr(v[0], "_ks"):
-                saved[name] = [SavedTensor(t) for t in v]
-            else:
-                saved[name] = v
-        entry = self.entry
-        if entry.save_computed:
-            for key, fn in entry.save_computed.items():
-                saved[key] = fn(values)
-        out = _below(self.op, ks, args, kwargs)
-        if out.__class__ is tuple or out.__class__ is list:
-            outs = out
-        else:
-            outs = (out,)
-        if self.inplace:
-            _rebase_history(outs[0], node)
-        else:
-            diff_outputs = entry.differentiable_outputs
-            for i, t in enumerate(outs):
-                if i in diff_outputs and hasattr(t, "_ks"):
-                    if t._dtype.category < 2:
-                        raise _dtype_error(t)
-                    ag = t._ag
-                    if ag is None:
-                        ag = t._ag = AutogradMeta()
-                    ag.grad_fn = node
-                    ag.output_nr = i
-                    t._ks |= REQUIRES_GRAD_BIT
-        for name, k in self.save_results:
-            saved[name] = SavedTensor(outs[k], is_output=True, output_nr=k)
-        return out
+        return self.bind(keyset.repr_)(*args, **kwargs)
 
     def bind(self, ks: int) -> Any:
-        """A closure specialised to key set `ks` for the common case: not in-place, nothing
-        computed at save time, the differentiable inputs passed positionally. It does what
-        __call__ does with the per-kernel lookups hoisted out of the call."""
-        general = functools.partial(self, DispatchKeySet.from_raw(ks))
-        index = self.input_index
-        if (
-            not ks & REQUIRES_GRAD_BIT
-            or index is None
-            or self.inplace
-            or self.needs_values
-            or self.checks_values
-        ):
-            return general
-        op, rcache, below = self.op, self.op._rcache, ks & _AFTER_AUTOGRAD
-        resolve = op._resolve
-        min_positional, node_class = self.min_positional, self.node_class
-        save_args, save_results = self.save_args, self.save_results
-        diff_outputs = self.entry.differentiable_outputs
-        single_output = diff_outputs == frozenset({0})
-        state = _tls
-        new_node = object.__new__
-        next_sequence = _sequence.__next__
-
-        def autograd_call(*args: Any, **kwargs: Any) -> Any:
-            st = state.s  # one thread-local lookup for the grad check and the guard below
-            if len(args) < min_positional or not st.grad_enabled:
-                return general(*args, **kwargs)
-            edges = []
-            metadata = []
-            requires_grad = False
-            for i in index:
-                t = args[i]
-                t_ks = getattr(t, "_ks", None)
-                if t_ks is None:  # an absent optional tensor
-                    edges.append(_NO_EDGE)
-                    metadata.append(None)
-                    continue
-                metadata.append((t._data.shape, t._dtype))
-                if t_ks & REQUIRES_GRAD_BIT:
-                    requires_grad = True
-                    ag = t._ag
-                    if ag is not None and ag.grad_fn is not None:
-                        edges.append((ag.grad_fn, ag.output_nr))
-                    else:  # a leaf: its (cached) AccumulateGrad
-                        acc = ag.grad_accumulator if ag is not None else None
-                        edges.append((acc if acc is not None else grad_accumulator(t), 0))
-                else:
-                    edges.append(_NO_EDGE)
-            if not requires_grad:
-                return general(*args, **kwargs)
-            # The node, built without its __init__ frame (FormulaNode.__init__ does the same).
-            node = new_node(node_class)
-            node.next_edges = tuple(edges)
-            node.sequence_nr = next_sequence()
-            node.saved = saved = {}
-            node.input_metadata = metadata
-            if save_args:
-                n_args = len(args)
-                for name, i, default in save_args:
-                    if i >= n_args and not kwargs:
-                        saved[name] = default  # not passed: its (non-tensor) default
-                        continue
-                    v = args[i] if i < n_args else kwargs.get(name, default)
-                    if hasattr(v, "_ks"):
-                        saved[name] = SavedTensor(v)
-                    elif isinstance(v, (list, tuple)) and v and hasattr(v[0], "_ks"):
-                        saved[name] = [SavedTensor(t) for t in v]
-                    else:
-                        saved[name] = v
-            # Below autograd, as _below does.
-            fn = rcache.get(below)
-            if fn is None:
-                fn = resolve(below, False)
-            exclude, mask, im = st.exclude, st.mask, st.im
-            if exclude & _BELOW_EXCLUDE == _BELOW_EXCLUDE:
-                out = fn(*args, **kwargs)
+        """The callable for key set ks: below autograd when no argument requires grad, else
+        this entry's recorder (generated code, layers/recorder.py), one per key set."""
+        fn = self._bound.get(ks)
+        if fn is None:
+            if ks & REQUIRES_GRAD_BIT:
+                fn = make_recorder(self, ks)
             else:
-                st.exclude = exclude | _BELOW_EXCLUDE
-                st.mask = new_mask = mask & _BELOW_MASK
-                st.im = (im[0], new_mask)
-                try:
-                    out = fn(*args, **kwargs)
-                finally:
-                    st.exclude, st.mask, st.im = exclude, mask, im
-            if single_output and out.__class__ is not tuple and out.__class__ is not list:
-                if out._dtype.category >= 2:
-                    ag = out._ag
-                    if ag is None:
-                        ag = out._ag = AutogradMeta()
-                    ag.grad_fn = node
-                    ag.output_nr = 0
-                    out._ks |= REQUIRES_GRAD_BIT
-                else:
-                    raise _dtype_error(out)
-                outs = (out,)
-            else:
-                outs = out if out.__class__ is tuple or out.__class__ is list else (out,)
-                for i, t in enumerate(outs):
-                    if i in diff_outputs and hasattr(t, "_ks"):
-                        if t._dtype.category < 2:
-                            raise _dtype_error(t)
-                        ag = t._ag
-                        if ag is None:
-                            ag = t._ag = AutogradMeta()
-                        ag.grad_fn = node
-                        ag.output_nr = i
-                        t._ks |= REQUIRES_GRAD_BIT
-            for name, k in save_results:
-                node.saved[name] = SavedTensor(outs[k], True, k, st)
-            return out
+                fn = functools.partial(_below_call, self.op, ks & _AFTER_AUTOGRAD)
+            self._bound[ks] = fn
+        return fn
 
-        return autograd_call
+    def _flat_inputs(self, values: dict[str, Any]) -> list[Any]:
+        """The differentiable inputs, tensor lists flattened, in self.inputs' order."""
+        flat: list[Any] = []
+        for name in self.inputs:
+            v = values[name]
+            if isinstance(v, (list, tuple)):
+                flat.extend(v)
+            else:
+                flat.append(v)
+        return flat
+
+    def _save_self(self, v: Any, edges: tuple[Any, ...]) -> Any:
+        """An in-place op's saved `self`: a clone of its old value, or None when no formula
+        that reads it can run."""
+        if not hasattr(v, "_ks"):
+            return v
+        if not self._self_needed(edges):
+            return None
+        return SavedTensor(_clone_for_save(v))
 
     def _self_needed(self, edges: list[Any]) -> bool:
         """Whether an in-place op must save (clone) self's old value: some input whose formula

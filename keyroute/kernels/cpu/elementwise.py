@@ -25,6 +25,7 @@ from ...aten import elementwise as ew
 from ...aten._promotion import _python_scalar, result_type
 from ...aten._scalars import check_python_int
 from ...aten._shape import broadcast_shapes, elementwise_strides
+from ...dispatcher.tls import leaf_kernel
 from ...tensor._tensor import CPU_KEYS, Tensor
 from ...tensor.dtype import bool_, float32, float64
 from ._kernel import check_no_internal_overlap
@@ -50,13 +51,19 @@ def kernel(*names: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
 
         quiet.__name__ = fn.__name__
         quiet.__doc__ = fn.__doc__
-        _register(*names)(quiet)
+        _register(*names)(leaf_kernel(quiet))
         return fn
 
     return deco
 
 
-hot_kernel = _register  # the hot kernels: no wrapper (their general paths go quiet themselves)
+def hot_kernel(*names: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register a hot kernel: no wrapper (its general path goes quiet itself)."""
+
+    def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
+        return _register(*names)(leaf_kernel(fn))
+
+    return deco
 
 # SciPy's erf/erfc when present (exact and fast), keyroute's own otherwise. Imported on first
 # use: scipy.special costs 0.2 s, a fifth of keyroute's start-up, and most programs never

@@ -22,6 +22,7 @@ from ...aten.linalg import (
     mm_meta,
     mv_meta,
 )
+from ...dispatcher.tls import leaf_kernel
 from ...tensor._tensor import Tensor
 from ...tensor.dtype import complex64, complex128, float32, float64
 from ._kernel import fix_empty, kernel, wrap
@@ -29,6 +30,10 @@ from ._kernel import fix_empty, kernel, wrap
 __all__ = ["matmul_array", "compute_dtype", "fix_empty"]
 
 _matmul = np.matmul
+# np.dot on two 2-d arrays goes straight to BLAS gemm (copying a non-BLAS-strided operand
+# first) and returns a fresh C-contiguous array: the same product as np.matmul, without the
+# generalized-ufunc machinery that costs np.matmul ~2 µs per call on small matrices.
+_gemm = np.dot
 _BLAS = frozenset((float32, float64, complex64, complex128))
 _F32 = np.dtype(np.float32)
 
@@ -81,6 +86,7 @@ def _fused(r: np.ndarray, c: np.ndarray, beta: Any, alpha: Any, dt: Any) -> np.n
 
 
 @kernel("mm")
+@leaf_kernel
 def mm(self: Tensor, mat2: Tensor) -> Tensor:
     a, b = self._data, mat2._data
     dt = self._dtype
@@ -91,13 +97,14 @@ def mm(self: Tensor, mat2: Tensor) -> Tensor:
         and a.shape[1] == b.shape[0]
         and dt in _BLAS
     ):
-        r = _matmul(a, b)
+        r = _gemm(a, b)
         return wrap(r if r.size else _fresh(r), dt)
     mm_meta(self, mat2)
     return wrap(matmul_array(a, b, dt), dt)
 
 
 @kernel("bmm")
+@leaf_kernel
 def bmm(self: Tensor, mat2: Tensor) -> Tensor:
     a, b = self._data, mat2._data
     dt = self._dtype
@@ -128,6 +135,7 @@ def _broadcasts_to(shape: tuple[int, ...], target: tuple[int, ...]) -> bool:
 
 
 @kernel("addmm")
+@leaf_kernel
 def addmm(self: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
     a, b, c = mat1._data, mat2._data, self._data
     dt = mat1._dtype
@@ -142,7 +150,7 @@ def addmm(self: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any
     ):
         addmm_meta(self, mat1, mat2)
     if dt in _BLAS and beta == 1 and alpha == 1:  # linear's bias add: one matmul, one add
-        r = _matmul(a, b)
+        r = _gemm(a, b)
         if r.size:
             np.add(r, c, out=r)
             return wrap(r, dt)
