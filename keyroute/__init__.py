@@ -208,3 +208,7 @@ from .func import vmap  # noqa: E402
 from ._higher_order_ops import cond  # noqa: E402
 from . import export  # noqa: E402, F401
 from ._dispatch import python as _dispatch_python  # noqa: E402, F401  (OpOverload.py_impl)
+
+# keyroute.compile (torch.compile): capture on fake tensors, guards, graph breaks, backends.
+from . import _dynamo, compiler  # noqa: E402
+from ._dynamo.api import compile  # noqa: E402
