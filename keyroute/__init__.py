@@ -211,6 +211,10 @@ from ._higher_order_ops import cond  # noqa: E402
 from . import export  # noqa: E402, F401
 from ._dispatch import python as _dispatch_python  # noqa: E402, F401  (OpOverload.py_impl)
 
+# keyroute.compile (torch.compile): capture on fake tensors, guards, graph breaks, backends.
+from . import _dynamo, compiler  # noqa: E402
+from ._dynamo.api import compile  # noqa: E402
+
 # Anomaly mode's torch.* names (keyroute/autograd/anomaly_mode.py).
 from .autograd.engine import is_anomaly_check_nan_enabled, is_anomaly_enabled  # noqa: E402
 from .autograd.engine import set_anomaly_enabled  # noqa: E402
