@@ -236,6 +236,15 @@ def _promote_type(args: Any, current: Any) -> Any:
 
 
 _EXCLUDE_ALL = AUTOCAST_KEYSET & FUNCTIONALITY_MASK
+_MASK_BELOW = ~_EXCLUDE_ALL
+
+
+def _needs_cast(a: Any, to_type: Any) -> bool:
+    if isinstance(a, Tensor):
+        return a._dtype is not to_type and a._dtype is not _dt.float64 and _eligible_cpu(a)
+    if isinstance(a, (list, tuple)):
+        return any(_needs_cast(x, to_type) for x in a)
+    return False
 
 
 def _make_kernel(op: Any, policy: str) -> Any:
@@ -245,20 +254,26 @@ def _make_kernel(op: Any, policy: str) -> Any:
         elif policy == "fp32":
             to_type = _dt.float32
         else:
-            to_type = _promote_type(list(args) + list(kwargs.values()), _local.dtypes["cpu"])
-        args = tuple(_cached_cast(to_type, a) for a in args)
-        kwargs = {k: _cached_cast(to_type, v) for k, v in kwargs.items()}
-        # ExcludeDispatchKeyGuard(AutocastFunctionality): the cast operator calls itself again
-        # from the top, below every Autocast key.
+            to_type = _promote_type(args, _local.dtypes["cpu"])
+            if kwargs:
+                to_type = _promote_type(tuple(kwargs.values()), to_type)
+        # Inputs already in the target dtype (the common case for a model in bf16) pass as
+        # they are: the cast loop runs only when one needs it.
+        if any(_needs_cast(a, to_type) for a in args):
+            args = tuple(_cached_cast(to_type, a) for a in args)
+        if kwargs and any(_needs_cast(v, to_type) for v in kwargs.values()):
+            kwargs = {k: _cached_cast(to_type, v) for k, v in kwargs.items()}
+        # ExcludeDispatchKeyGuard(AutocastFunctionality), written out as the autograd layer's
+        # guard is: the operator is called again from the top, below every Autocast key.
         st = _tls.s
-        exclude = st.exclude
+        exclude, mask, im = st.exclude, st.mask, st.im
         st.exclude = exclude | _EXCLUDE_ALL
-        st.refresh()
+        st.mask = new_mask = mask & _MASK_BELOW
+        st.im = (im[0], new_mask)
         try:
             return op(*args, **kwargs)
         finally:
-            st.exclude = exclude
-            st.refresh()
+            st.exclude, st.mask, st.im = exclude, mask, im
 
     kernel.__name__ = f"autocast_{policy}_{op._name.split('::')[-1]}"
     return kernel

@@ -83,22 +83,28 @@ def _autocast_bit() -> int:
 
 def test_cast_policy_overhead() -> None:
     """Inside autocast, a cast-policy op on inputs already in the autocast dtype costs at most
-    2x its plain cost (no cast is needed, so this is the layer's own cost)."""
+    2x its plain cost (no cast is needed, so this is the layer's own cost). Rounds alternate
+    inside and outside the region and the best of each counts, so load on the machine hits
+    both alike."""
     x = keyroute.ones(8, 8, dtype=keyroute.bfloat16)
 
-    def bench(n: int = 300) -> float:
-        best = float("inf")
-        for _ in range(5):
-            t0 = time.perf_counter()
-            for _ in range(n):
-                keyroute.mm(x, x)
-            best = min(best, time.perf_counter() - t0)
-        return best
+    def bench(n: int = 200) -> float:
+        t0 = time.perf_counter()
+        for _ in range(n):
+            keyroute.mm(x, x)
+        return time.perf_counter() - t0
 
-    plain = bench()
-    with keyroute.autocast("cpu"):
-        inside = bench()
-    assert inside < 2.0 * plain + 1e-3, (inside, plain)
+    ratios = []
+    for _attempt in range(3):  # a loaded machine can spoil one attempt, not three
+        plain = inside = float("inf")
+        for _ in range(9):
+            plain = min(plain, bench())
+            with keyroute.autocast("cpu"):
+                inside = min(inside, bench())
+        ratios.append(inside / plain)
+        if ratios[-1] < 2.0:
+            break
+    assert min(ratios) < 2.0, ratios
 
 
 def test_live_against_torch() -> None:
