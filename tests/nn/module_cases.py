@@ -41,6 +41,36 @@ CASES: dict[str, tuple[str, list[Any], dict[str, Any]]] = {
     "LocalResponseNorm": ("nn.LocalResponseNorm(3)", [(2, 5, 4, 4)], {}),
     "LocalResponseNorm-3d": ("nn.LocalResponseNorm(2, alpha=0.1, k=2.0)", [(2, 4, 6)], {}),
     "CrossMapLRN2d": ("nn.CrossMapLRN2d(3, alpha=0.01)", [(1, 4, 3, 3)], {}),
+    # recurrent
+    "RNN": ("nn.RNN(3, 4)", [(5, 2, 3)], {"steps": 2}),
+    "RNN-relu-2layer-bi": (
+        "nn.RNN(3, 4, 2, nonlinearity='relu', bidirectional=True)",
+        [(5, 2, 3)],
+        {},
+    ),
+    "RNN-unbatched-hx": ("nn.RNN(3, 4, batch_first=True)", [(5, 3), (1, 4)], {}),
+    "LSTM": ("nn.LSTM(3, 5)", [(6, 2, 3)], {"steps": 2}),
+    "LSTM-2layer-bi-batch_first": (
+        "nn.LSTM(3, 4, num_layers=2, bidirectional=True, batch_first=True)",
+        [(2, 5, 3)],
+        {},
+    ),
+    "LSTM-proj": ("nn.LSTM(3, 5, proj_size=2, num_layers=2)", [(4, 3, 3)], {}),
+    "LSTM-nobias-hx": (
+        "nn.LSTM(3, 4, bias=False)",
+        [(4, 2, 3), ("tuple", [(1, 2, 4), (1, 2, 4)])],
+        {},
+    ),
+    "LSTM-packed": ("nn.LSTM(3, 4, bidirectional=True)", [("packed", (5, 3, 3), [3, 5, 2])], {}),
+    "LSTM-dropout-eval": ("nn.LSTM(3, 4, 2, dropout=0.5)", [(4, 2, 3)], {"steps": 0}),
+    "GRU": ("nn.GRU(3, 4)", [(5, 2, 3)], {"steps": 2}),
+    "GRU-2layer-bi": ("nn.GRU(3, 4, 2, bidirectional=True, batch_first=True)", [(2, 5, 3)], {}),
+    "GRU-packed": ("nn.GRU(2, 3, 2)", [("packed", (4, 3, 2), [4, 4, 1])], {}),
+    "RNNCell": ("nn.RNNCell(3, 4)", [(2, 3), (2, 4)], {"steps": 2}),
+    "RNNCell-relu-unbatched": ("nn.RNNCell(3, 4, nonlinearity='relu')", [(3,)], {}),
+    "LSTMCell": ("nn.LSTMCell(3, 4)", [(2, 3), ("tuple", [(2, 4), (2, 4)])], {"steps": 2}),
+    "LSTMCell-nohx": ("nn.LSTMCell(3, 4, bias=False)", [(2, 3)], {}),
+    "GRUCell": ("nn.GRUCell(3, 4)", [(2, 3), (2, 4)], {"steps": 2}),
 }
 
 
@@ -52,12 +82,30 @@ def _inputs(lib: Any, specs: list[Any], seed: int) -> list[Any]:
             out.append(lib.tensor(rng.integers(0, spec[2], size=spec[1]), dtype=lib.int64))
         elif isinstance(spec, tuple) and spec and spec[0] == "raw":
             out.append(spec[1])
+        elif isinstance(spec, tuple) and spec and spec[0] == "tuple":
+            out.append(tuple(_inputs_from(lib, rng, s) for s in spec[1]))
+        elif isinstance(spec, tuple) and spec and spec[0] == "packed":
+            padded = _inputs_from(lib, rng, spec[1])
+            lengths = lib.tensor(spec[2])
+            out.append(lib.nn.utils.rnn.pack_padded_sequence(padded, lengths, enforce_sorted=False))
         elif isinstance(spec, tuple) and spec and spec[0] == "bool":
             out.append(lib.tensor(rng.random(spec[1]) < 0.3))
         else:
             a = rng.standard_normal(spec).astype(np.float32)
             out.append(lib.tensor(a, requires_grad=True))
     return out
+
+
+def _inputs_from(lib: Any, rng: Any, shape: Any) -> Any:
+    return lib.tensor(rng.standard_normal(shape).astype(np.float32), requires_grad=True)
+
+
+def _grads(x: Any) -> Any:
+    if hasattr(x, "batch_sizes"):  # a PackedSequence (its data is not a leaf)
+        return None
+    if isinstance(x, tuple):
+        return [_grads(t) for t in x]
+    return _np(x.grad) if hasattr(x, "grad") and x.grad is not None else None
 
 
 def _flat(out: Any) -> list[Any]:
@@ -111,7 +159,7 @@ def run(lib: Any, name: str, state: dict[str, Any] | None = None) -> dict[str, A
         if loss is not None:
             loss.backward()
         grads.append(
-            [_np(x.grad) if hasattr(x, "grad") and x.grad is not None else None for x in xs]
+            [_grads(x) for x in xs]
             + [[k, _np(p.grad)] for k, p in m.named_parameters() if p.grad is not None]
         )
         m.zero_grad()
