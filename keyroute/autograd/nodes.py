@@ -64,20 +64,23 @@ class FormulaNode(Node):
                     if isinstance(s, SavedTensor):
                         s.free()
 
+    def _saved_dict(self) -> dict[str, Any]:
+        try:
+            return object.__getattribute__(self, "saved")
+        except AttributeError:  # (a node built without the recorder that never saved)
+            return {}
+
     def __getattr__(self, name: str) -> Any:
         # PyTorch exposes saved values as grad_fn._saved_<name>.
         if name.startswith("_saved_"):
+            saved = self._saved_dict()
             key = name[len("_saved_") :]
-            try:
-                saved = object.__getattribute__(self, "saved")
-            except AttributeError:
-                saved = {}
             if key in saved:
                 v = saved[key]
                 return v.unpack(self) if isinstance(v, SavedTensor) else v
         if name.startswith("_raw_saved_"):
             # The SavedTensor object itself (register_hooks on one saved tensor).
-            v = self.__dict__.get("saved", {}).get(name[len("_raw_saved_") :])
+            v = self._saved_dict().get(name[len("_raw_saved_") :])
             if isinstance(v, SavedTensor):
                 return v
         raise AttributeError(f"'{self._name}' object has no attribute '{name}'")
