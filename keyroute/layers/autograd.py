@@ -157,7 +157,11 @@ class AutogradKernel(LayerKernel):
         fn = self._bound.get(ks)
         if fn is None:
             if ks & REQUIRES_GRAD_BIT:
-                fn = make_recorder(self, ks)
+                helpers = {
+                    "rebase_history": _rebase_history,
+                    "check_no_requires_grad": _check_no_requires_grad,
+                }
+                fn = make_recorder(self, ks, helpers)
             else:
                 fn = functools.partial(_below_call, self.op, ks & _AFTER_AUTOGRAD)
             self._bound[ks] = fn

@@ -18,8 +18,8 @@ requires-grad bit. In order, it:
 Each step is emitted only when the entry needs it, with argument positions, defaults and
 saved names written in, so the common recorder (`a + b`) is straight-line code. The source is
 registered with linecache (`inspect.getsource(kernel.bind(ks))` and pdb show it); the plain
-reference of the same steps, one helper call each, is `record_reference`, and the tests check
-that the two build the same graph.
+reference of the same steps, one helper call each, is `record_reference` in
+layers/recorder_reference.py, and the tests check that the two build the same graph.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from ..dispatcher.tls import BELOW_AD_EXCLUDE, BELOW_AD_GUARD, BELOW_AD_MASK, LE
 from ..dispatcher.tls import redispatch_below_ad_inplace_or_view as _below_guarded
 from ..dispatcher.tls import state as _tls
 
-__all__ = ["make_recorder", "recorder_source"]
+__all__ = ["NO_EDGE", "make_recorder", "recorder_source"]
 
 _AFTER_AUTOGRAD = full_after_bits(DispatchKey.AutogradOther)
 #: The edge of an input that needs no gradient (one shared object: tested by identity).
@@ -219,12 +219,11 @@ def _edge_of(t: Any) -> Any:
     return _NO_EDGE
 
 
-def make_recorder(kernel: Any, ks: int) -> Any:
-    """The recorder of `kernel` for key set ks (its `make` factory is compiled once)."""
+def make_recorder(kernel: Any, ks: int, helpers: dict[str, Any]) -> Any:
+    """The recorder of `kernel` for key set ks (its `make` factory is compiled once).
+    `helpers`: the autograd layer's rebase_history and check_no_requires_grad."""
     make = kernel.__dict__.get("_make_recorder")
     if make is None:
-        from .autograd import _check_no_requires_grad, _rebase_history
-
         op = kernel.op
         name = "".join(c if c.isalnum() else "_" for c in kernel.entry.node_name) + "_record"
         src, consts = recorder_source(kernel, name)
@@ -251,8 +250,7 @@ def make_recorder(kernel: Any, ks: int) -> Any:
             "save_list": _save_list,
             "SavedTensor": SavedTensor,
             "dtype_error": _dtype_error,
-            "rebase_history": _rebase_history,
-            "check_no_requires_grad": _check_no_requires_grad,
+            **helpers,
             "condition": kernel.entry.condition,
             "computed": tuple(kernel.entry.save_computed.items()),
             "diff_outputs": kernel.entry.differentiable_outputs,
