@@ -85,8 +85,22 @@ def _inplace_custom(op: Any, dtypes: Any, bases: list[Any], kwargs: dict[str, An
     call = {k: _to_tensor(v, dtypes.get(k)) for k, v in kwargs.items()}
     for name, b, dt in zip(names, bases, dtypes["_all_bases"]):
         call[name] = _to_tensor(b, dt)
-    out = op(**call)
+    kernel = _cpu_kernel(op) or op
+    out = kernel(**call)
     return (*_from(_returns(op, out)), *bases)
+
+
+def _cpu_kernel(op: Any) -> Any:
+    """A custom (non-aten) operator's CPU kernel as a plain function, else None."""
+    ns = getattr(op, "namespace", None)
+    if ns in (None, "aten", "prims", "prim") or not hasattr(op, "_get_table"):
+        return None
+    from ..dispatcher.keys import DispatchKey
+
+    entry = op._get_table().get(int(DispatchKey.CPU))
+    if entry is None or entry[0].with_keyset or entry[0].fn is None:
+        return None
+    return entry[0].fn
 
 
 def _to_tensor(x: Any, dt: Any) -> Any:
@@ -245,7 +259,8 @@ class Kernel:
                 continue
             expr = self._inplace(n) or self._expr(n)
             if expr.startswith("_k_fallback("):
-                body.append(f"# {n.target} has no lowering: called through the dispatcher")
+                how = "its CPU kernel" if _cpu_kernel(n.target) else "the dispatcher"
+                body.append(f"# {n.target}: no lowering, called through {how}")
             body.append(f"{name} = {expr}")
             if probe:
                 body.append(f"_probe[{name!r}] = {name}")
@@ -311,6 +326,9 @@ class Kernel:
                     self.globals[f"dt_{cast.name}"] = cast
                     expr = f"np.asarray({expr}).astype(dt_{cast.name})"
                 return expr
+        direct = _cpu_kernel(t)
+        if direct is not None:
+            t = direct  # a custom operator: its registered CPU kernel, called directly
         op = self._src_arg(t) if not isinstance(t, str) else repr(t)
         dts = (
             [self._dtypes_of(a) for a in n.args],
