@@ -109,6 +109,7 @@ from ._api import assembly as _api_assembly  # noqa: E402, F401
 from ._api import linalg as _api_linalg  # noqa: E402, F401
 from ._api import nn as _api_nn  # noqa: E402, F401
 from ._api import norms as _api_norms  # noqa: E402, F401
+from ._api import foreach as _api_foreach  # noqa: E402, F401
 from ._api import random as _api_random  # noqa: E402, F401
 from ._api import closeness as _api_closeness  # noqa: E402, F401
 from . import nn  # noqa: E402
@@ -209,6 +210,10 @@ from .func import vmap  # noqa: E402
 from ._higher_order_ops import cond  # noqa: E402
 from . import export  # noqa: E402, F401
 from ._dispatch import python as _dispatch_python  # noqa: E402, F401  (OpOverload.py_impl)
+
+# keyroute.compile (torch.compile): capture on fake tensors, guards, graph breaks, backends.
+from . import _dynamo, compiler  # noqa: E402
+from ._dynamo.api import compile  # noqa: E402
 
 # Anomaly mode's torch.* names (keyroute/autograd/anomaly_mode.py).
 from .autograd.engine import is_anomaly_check_nan_enabled, is_anomaly_enabled  # noqa: E402

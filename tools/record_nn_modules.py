@@ -1,5 +1,6 @@
 """Record PyTorch's module outputs and gradients for tests/nn/module_cases.py ->
-tests/data/nn_modules.json.gz (float32 values rounded to 7 significant digits)."""
+tests/data/nn_modules.json.gz, and nn.utils results for tests/nn/utils_cases.py ->
+tests/data/nn_utils.json.gz (float32 values rounded to 7 significant digits)."""
 
 from __future__ import annotations
 
@@ -38,6 +39,16 @@ def main() -> None:
     with gzip.open(out, "wt") as f:
         json.dump(data, f, separators=(",", ":"))
     print(f"recorded {len(CASES)} module cases")
+    from tests.nn import utils_cases
+
+    data = {
+        "torch_version": torch.__version__,
+        "cases": {name: _round(utils_cases.run(torch, name)) for name in utils_cases.CASES},
+    }
+    out = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "nn_utils.json.gz")
+    with gzip.open(out, "wt") as f:
+        json.dump(data, f, separators=(",", ":"))
+    print(f"recorded {len(utils_cases.CASES)} nn.utils cases")
 
 
 if __name__ == "__main__":
