@@ -218,3 +218,17 @@ from ._dynamo.api import compile  # noqa: E402
 # Anomaly mode's torch.* names (keyroute/autograd/anomaly_mode.py).
 from .autograd.engine import is_anomaly_check_nan_enabled, is_anomaly_enabled  # noqa: E402
 from .autograd.engine import set_anomaly_enabled  # noqa: E402
+
+# Autocast's torch.* state functions (keyroute/layers/autocast.py) and torch.cpu.
+from . import cpu  # noqa: E402, F401
+from .layers.autocast import (  # noqa: E402
+    autocast_decrement_nesting,
+    autocast_increment_nesting,
+    clear_autocast_cache,
+    get_autocast_dtype,
+    is_autocast_cache_enabled,
+    is_autocast_enabled,
+    set_autocast_cache_enabled,
+    set_autocast_dtype,
+    set_autocast_enabled,
+)

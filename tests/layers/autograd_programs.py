@@ -9,7 +9,7 @@ program are part of its outcome (`warnings`: category and message of each).
 
 from __future__ import annotations
 
-import sys
+import importlib
 import warnings
 from typing import Any
 
@@ -538,7 +538,9 @@ def encode(value: Any, torch: Any) -> Any:
         return {"dict": {str(k): encode(v, torch) for k, v in value.items()}}
     if isinstance(value, (tuple, list)):
         return {"seq": [encode(v, torch) for v in value], "kind": type(value).__name__}
-    if value is None or isinstance(value, (bool, int, float, str)):
+    if isinstance(value, str):
+        return {"value": value.replace("keyroute.", "torch.")}  # str(dtype) names its module
+    if value is None or isinstance(value, (bool, int, float)):
         return {"value": value}
     return {"repr": type(value).__name__}
 
@@ -549,22 +551,29 @@ def _message(e: BaseException) -> str:
 
 
 def run_program(name: str, torch: Any) -> dict[str, Any]:
+    return run_code(PRELUDE, PROGRAMS[name], torch)
+
+
+def run_code(prelude: str, code: str, torch: Any) -> dict[str, Any]:
+    """Run one program (after its prelude) and return its outcome: result or error, and the
+    user-facing warnings it raised."""
     mod = torch.__name__
     env: dict[str, Any] = {
         "torch": torch,
-        "nn": sys.modules[mod + ".nn"],
-        "F": sys.modules[mod + ".nn.functional"],
-        "AF": sys.modules[mod + ".autograd.functional"],
-        "G": sys.modules[mod + ".autograd.graph"],
-        "CK": sys.modules[mod + ".utils.checkpoint"],
+        "nn": importlib.import_module(mod + ".nn"),
+        "F": importlib.import_module(mod + ".nn.functional"),
+        "AF": importlib.import_module(mod + ".autograd.functional"),
+        "G": importlib.import_module(mod + ".autograd.graph"),
+        "CK": importlib.import_module(mod + ".utils.checkpoint"),
     }
-    exec(PRELUDE, env)
+    importlib.import_module(mod + ".utils._python_dispatch")
+    exec(prelude, env)
     prev = (torch.is_anomaly_enabled(), torch.is_anomaly_check_nan_enabled())
     out: dict[str, Any]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            exec(PROGRAMS[name], env)
+            exec(code, env)
             out = {"result": encode(env.get("result"), torch)}
         except Exception as e:  # the program's error is the recorded outcome
             out = {"error": type(e).__name__, "msg": _message(e)}

@@ -46,11 +46,8 @@ def _close(got: object, exp: object, what: str, rtol: float = 2e-4, atol: float 
         _close(got[1], exp[1], what + "." + exp[0], rtol, atol)
     elif exp is None or got is None:
         assert got is None and exp is None, what
-    elif (
-        isinstance(exp, list)
-        and exp
-        and isinstance(exp[0], (list, dict))
-        or (isinstance(exp, list) and not exp)
+    elif isinstance(exp, list) and (
+        not exp or any(isinstance(e, (list, dict)) or e is None for e in exp)
     ):
         assert len(got) == len(exp), what
         for i, (g, e) in enumerate(zip(got, exp)):
