@@ -109,9 +109,16 @@ def trace(
     finally:
         HOOKS.handlers.pop()
         HOOKS.uninstall()
-    gm.graph.eliminate_dead_code()
+    # Dynamo's graph keeps every custom-operator call (its user called it); the AOT path later
+    # decides from the schema (examples/dishonest_mutation.py: eager keeps the write).
+    gm.graph.eliminate_dead_code(_impure_in_dynamo)
     gm.recompile()
     return Captured(gm, holder["spec"], holder["template"])
+
+
+def _impure_in_dynamo(n: Any) -> bool:
+    ns = getattr(n.target, "namespace", "aten")
+    return n.is_impure() or (n.op == "call_function" and ns not in ("aten", "prims"))
 
 
 def _op_name(msg: str) -> str:
