@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+import os
 import threading
 from typing import Any
 
@@ -180,7 +181,13 @@ def _define_redispatch_below() -> Any:
         "BELOW_AD_EXCLUDE": BELOW_AD_EXCLUDE,
         "BELOW_AD_MASK": BELOW_AD_MASK,
     }
-    fn = define(src, "tls/redispatch_below", namespace, "redispatch_below_ad_inplace_or_view")
+    fn = define(
+        src,
+        "redispatch_below_ad_inplace_or_view",
+        namespace,
+        "redispatch_below_ad_inplace_or_view",
+        template_file=os.path.abspath(__file__),
+    )
     fn.__module__ = __name__
     return fn
 

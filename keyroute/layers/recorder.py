@@ -24,6 +24,7 @@ layers/recorder_reference.py, and the tests check that the two build the same gr
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from ..autograd._meta import AutogradMeta
@@ -39,6 +40,7 @@ from ..dispatcher.tls import state as _tls
 __all__ = ["NO_EDGE", "make_recorder", "recorder_source"]
 
 _AFTER_AUTOGRAD = full_after_bits(DispatchKey.AutogradOther)
+_THIS_FILE = os.path.abspath(__file__)  # generated recorders are named under it
 #: The edge of an input that needs no gradient (one shared object: tested by identity).
 NO_EDGE = _NO_EDGE = (None, 0)
 
@@ -256,6 +258,6 @@ def make_recorder(kernel: Any, ks: int, helpers: dict[str, Any]) -> Any:
             "diff_outputs": kernel.entry.differentiable_outputs,
             **consts,
         }
-        make = define(src, f"recorders/{op}", namespace, "make")
+        make = define(src, str(op), namespace, "make", template_file=_THIS_FILE)
         kernel.__dict__["_make_recorder"] = make
     return make(ks)

@@ -18,6 +18,7 @@ and the in-place binary kernels; the rest of the family is in `unary.py`, `binar
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -176,7 +177,7 @@ def _binary_hot(name: str, ufunc: Any, guard: str, general: str, alpha: bool) ->
         )
     )
     namespace = {**globals(), "ufunc": ufunc}
-    fn = define(src, f"kernels/cpu/{name}", namespace, name)
+    fn = define(src, name, namespace, name, template_file=os.path.abspath(__file__))
     fn.__module__ = __name__
     return fn
 
