@@ -238,7 +238,33 @@ def _amax(name: str, ufunc: Any, self: Tensor, dim: Any, keepdim: bool) -> Tenso
         R.amax_check(name, a.shape, dim)
     if self._dtype.is_complex:
         R.not_implemented(f"{name[1:]}_values_cpu", self._dtype)
-    return _wrap(ufunc(a, axis, None, None, keepdim), self._dtype, a)
+    r = ufunc(a, axis, None, None, keepdim)
+    return _wrap(_first_of_zeros(r, a, axis, keepdim, ufunc is _max), self._dtype, a)
+
+
+def _first_of_zeros(r: Any, a: np.ndarray, axis: Any, keepdim: bool, is_max: bool) -> Any:
+    """-0.0 and 0.0 compare equal: PyTorch's amax/amin keep the first of them (their loops
+    replace the running value only on a strict comparison), NumPy's keep a later one (as
+    PyTorch's max()/min() of all elements do, so those are left to NumPy).
+    Where the result is a zero, take the first extreme along the reduced dims (argmax/argmin
+    give the first). Costs a pass only when a floating result holds a zero."""
+    if a.dtype.kind != "f" or not a.size:
+        return r
+    zero = r == 0
+    if not np.any(zero):
+        return r
+    axes = tuple(range(a.ndim)) if axis is None else (axis,) if axis.__class__ is int else axis
+    axes = tuple(d % a.ndim for d in axes) if a.ndim else ()
+    kept = [d for d in range(a.ndim) if d not in axes]
+    b = a.transpose(*kept, *axes).reshape(*(a.shape[d] for d in kept), -1)
+    pick = (np.argmax if is_max else np.argmin)(b, axis=-1)
+    first = np.take_along_axis(b, pick[..., None], axis=-1)[..., 0]
+    first = first.reshape(np.shape(r))
+    if np.ndim(r) == 0:
+        return first[()] if zero else r
+    out = np.array(r, copy=True)
+    np.copyto(out, first, where=zero)
+    return out
 
 
 @kernel("amax")
@@ -516,6 +542,8 @@ def _scan(name: str, ufunc: Any, self: Tensor, dim: int, dtype: Any) -> Tensor:
         return _wrap(_cast(a, acc).copy(), dt)
     out = np.empty(a.shape, acc)  # C order, as PyTorch's
     ufunc.accumulate(_cast(a, acc), axis=d, out=out)
+    if ufunc is np.add and out.dtype.kind in "fc":
+        out += 0.0  # PyTorch's sum starts from +0.0, so a run of -0.0 sums to +0.0
     return _wrap(out, dt)
 
 
