@@ -141,11 +141,6 @@ def _zeta_ss(grad, self, other):
     return (A.mul.Scalar(_mul(grad, A.special_zeta.self_scalar(self + 1.0, other)), -self),)
 
 
-@derivative("special_zeta.other_scalar", "SpecialZetaBackward2", inputs=("self",))
-def _zeta_os(grad):
-    _zeta_self()
-
-
 @derivative("mvlgamma", "MvlgammaBackward0", save=("self", "p"))
 def _mvlgamma(grad, self, p):
     offs = A.arange.start_step(-p * 0.5 + 0.5, 0.5, 0.5, dtype=self._dtype)

@@ -35,12 +35,18 @@ from ._kernel import fix_empty, kernel, wrap
 __all__ = ["lu_factor", "as_fortran"]
 
 
+def _contig(a: object) -> np.ndarray:
+    """A C-contiguous copy or the array itself (0-d stays 0-d, unlike np.ascontiguousarray)."""
+    a = np.asarray(a)
+    return a if a.flags.c_contiguous else a.copy(order="C")
+
+
 def as_fortran(a: np.ndarray) -> np.ndarray:
     """A copy of a batch of matrices laid out column-major per matrix (PyTorch's LAPACK
     outputs), batch dims row-major."""
     if a.ndim < 2:
-        return np.ascontiguousarray(a)
-    return np.ascontiguousarray(np.swapaxes(a, -1, -2)).swapaxes(-1, -2)
+        return _contig(a)
+    return _contig(np.swapaxes(a, -1, -2)).swapaxes(-1, -2)
 
 
 def _as_fortran_meta(a: np.ndarray, m: Tensor) -> np.ndarray:
@@ -373,9 +379,9 @@ def linalg_lstsq_k(
     )
     return (
         wrap(sol, xm._dtype),
-        wrap(fix_empty(np.ascontiguousarray(res)), resm._dtype),
+        wrap(fix_empty(_contig(res)), resm._dtype),
         wrap(fix_empty(rank if rank is not None else np.zeros((0,), np.int64)), int64),
-        wrap(fix_empty(np.ascontiguousarray(sv)), svm._dtype),
+        wrap(fix_empty(_contig(sv)), svm._dtype),
     )
 
 
@@ -429,7 +435,7 @@ def _expm(a: np.ndarray) -> np.ndarray:
 @kernel("linalg_matrix_exp")
 def linalg_matrix_exp_k(self: Tensor) -> Tensor:
     m = linalg_matrix_exp(self)
-    return wrap(np.ascontiguousarray(_expm(self._data)), m._dtype)
+    return wrap(_contig(_expm(self._data)), m._dtype)
 
 
 @kernel("linalg_cross")
@@ -438,7 +444,7 @@ def linalg_cross_k(self: Tensor, other: Tensor, *, dim: int = -1) -> Tensor:
     dt = m._dtype.np
     a, b = self._data.astype(dt, copy=False), other._data.astype(dt, copy=False)
     r = np.cross(a, b, axisa=dim, axisb=dim, axisc=dim)
-    return wrap(np.ascontiguousarray(r.astype(dt, copy=False)), m._dtype)
+    return wrap(_contig(r.astype(dt, copy=False)), m._dtype)
 
 
 _ = int32

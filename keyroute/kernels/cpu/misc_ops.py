@@ -14,6 +14,12 @@ from ._kernel import check_no_internal_overlap, fix_empty, kernel, wrap
 __all__: list[str] = []
 
 
+def _contig(a: object) -> np.ndarray:
+    """A C-contiguous copy or the array itself (0-d stays 0-d, unlike np.ascontiguousarray)."""
+    a = np.asarray(a)
+    return a if a.flags.c_contiguous else a.copy(order="C")
+
+
 @kernel("diag_embed")
 def diag_embed_k(self: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
     shape, d1, d2 = M.diag_embed_shape(self._data.shape, offset, dim1, dim2)
@@ -28,7 +34,7 @@ def diag_embed_k(self: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) 
     lo, hi = sorted((d1, d2))
     src = (-2, -1) if d1 < d2 else (-1, -2)
     out = np.moveaxis(out, src, (lo, hi))
-    return wrap(fix_empty(np.ascontiguousarray(out)), self._dtype)
+    return wrap(fix_empty(_contig(out)), self._dtype)
 
 
 def _kth_order(a: np.ndarray, axis: int) -> np.ndarray:
@@ -49,8 +55,8 @@ def kthvalue_k(self: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> tu
     if not keepdim:
         idx, vals = np.squeeze(idx, d), np.squeeze(vals, d)
     return (
-        wrap(np.ascontiguousarray(vals), self._dtype),
-        wrap(np.ascontiguousarray(idx.astype(np.int64)), int64),
+        wrap(_contig(vals), self._dtype),
+        wrap(_contig(idx.astype(np.int64)), int64),
     )
 
 
@@ -77,8 +83,8 @@ def _cum(self: Tensor, dim: int, is_max: bool) -> tuple[Tensor, Tensor]:
             cur = np.where(take, v, cur)
             cur_i = np.where(take, i, cur_i)
             vals[i], idx[i] = cur, cur_i
-    vals = np.ascontiguousarray(np.moveaxis(vals, 0, d))
-    idx = np.ascontiguousarray(np.moveaxis(idx, 0, d))
+    vals = _contig(np.moveaxis(vals, 0, d))
+    idx = _contig(np.moveaxis(idx, 0, d))
     return wrap(fix_empty(vals), self._dtype), wrap(fix_empty(idx), int64)
 
 
@@ -123,7 +129,7 @@ def _search_kernel(
         s, v = s.astype(common), v.astype(common)
     r = _search(s, v, right, None if sorter is None else sorter._data)
     dt = int32 if out_int32 else int64
-    return wrap(fix_empty(np.ascontiguousarray(np.asarray(r, dtype=dt.np))), dt)
+    return wrap(fix_empty(_contig(np.asarray(r, dtype=dt.np))), dt)
 
 
 @kernel("searchsorted.Tensor")
@@ -199,7 +205,7 @@ def _cdist_forward_k(x1: Tensor, x2: Tensor, p: float, compute_mode: Any) -> Ten
         r = np.sqrt((diff * diff).sum(-1))
     else:
         r = (diff**p).sum(-1) ** (1.0 / p)
-    return wrap(fix_empty(np.ascontiguousarray(r.astype(m._dtype.np))), m._dtype)
+    return wrap(fix_empty(_contig(r.astype(m._dtype.np))), m._dtype)
 
 
 @kernel("_cdist_backward")
@@ -229,7 +235,7 @@ def _cdist_backward_k(grad: Tensor, x1: Tensor, x2: Tensor, p: float, cdist: Ten
         else:
             t = np.where(dist == 0, 0.0, diff * np.abs(diff) ** (p - 2) / dist ** (p - 1))
     r = (g * t).sum(-2)
-    return wrap(fix_empty(np.ascontiguousarray(r.astype(m._dtype.np))), m._dtype)
+    return wrap(fix_empty(_contig(r.astype(m._dtype.np))), m._dtype)
 
 
 @kernel("masked_scatter_")
