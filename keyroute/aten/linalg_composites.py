@@ -167,8 +167,12 @@ def _threshold(S: Tensor, atol: Any, rtol: Any) -> Tensor:
     "hermitian=False) -> Tensor"
 )
 def linalg_pinv_atol_rtol_tensor(self, *, atol=None, rtol=None, hermitian=False):
-    float_check("linalg.pinv", self, kernel="linalg_pinv")
     s = shape_of(self)
+    check(
+        self._dtype.category >= 2 and self._dtype.itemsize >= 4 and len(s) >= 2,
+        f"linalg.pinv({self._dtype._short}{{{list(s)}}}): expected a tensor with 2 or more "
+        "dimensions of float, double, cfloat or cdouble types",
+    )
     m, n = s[-2], s[-1]
     atol, rtol = _tolerances(self, atol, rtol, m, n, self._dtype)
     if 0 in s:
@@ -281,6 +285,12 @@ def linalg_vecdot(x, y, *, dim=-1):
     return _A("sum.dim_IntList")(_A("mul.Tensor")(xc, y), [dim])
 
 
+def _contiguous_format() -> Any:
+    from ..tensor.layout import contiguous_format
+
+    return contiguous_format
+
+
 def _chain_order(dims: list[int]) -> list[list[int]]:
     """The matrix-chain order minimizing multiplications (the classic O(n^3) program)."""
     n = len(dims) - 1
@@ -318,10 +328,15 @@ def linalg_multi_dot(tensors):
             ts[i].dim() == 2,
             f"multi_dot(): tensor {i} must be 2D but got {ts[i].dim()}D",
         )
+    out_shape = []
     if first_1d:
         ts[0] = _A("unsqueeze")(ts[0], 0)
+    else:
+        out_shape.append(ts[0].shape[0])
     if last_1d:
         ts[-1] = _A("unsqueeze")(ts[-1], -1)
+    else:
+        out_shape.append(ts[-1].shape[-1])
     for i in range(1, n):
         check(
             ts[i - 1].shape[1] == ts[i].shape[0],
@@ -348,27 +363,24 @@ def linalg_multi_dot(tensors):
             return mm(go(i, k), go(k + 1, j))
 
         r = go(0, n - 1)
-    if first_1d and last_1d:
-        return _A("view")(r, [])
-    if first_1d:
-        return _A("squeeze.dim")(r, 0)
-    if last_1d:
-        return _A("squeeze.dim")(r, -1)
-    return r
+    return _A("view")(r, out_shape)
 
 
 @composite("linalg_matrix_power(Tensor self, int n) -> Tensor")
 def linalg_matrix_power(self, n):
     square_check("linalg.matrix_power", self)
     if n == 0:
-        eye = _A("eye")(self.shape[-1], dtype=self._dtype)
-        return _A("clone")(_A("expand")(eye, list(self.shape)))
+        # As PyTorch: a contiguous clone of self overwritten with the identity.
+        eye = _A("eye")(self.shape[-1], dtype=self._dtype, device=self.device)
+        out = _A("clone")(self, memory_format=_contiguous_format())
+        return _A("copy_")(out, _A("expand")(eye, list(self.shape)))
     a = self
-    if n < 0:
+    inverted = n < 0
+    if inverted:
         a = _A("linalg_inv")(self)
         n = -n
     if n == 1:
-        return _A("clone")(a)
+        return a if inverted else _A("clone")(a)
     mm = _A("matmul")
     if n == 2:
         return mm(a, a)

@@ -221,11 +221,9 @@ def solve_shapes(A: Tensor, B: Tensor, left: bool) -> tuple[tuple[int, ...], boo
 )
 def _linalg_solve_ex(A, B, *, left=True, check_errors=False):
     out, vec = solve_shapes(A, B, left)
-    from ._shape import broadcast_shapes
-
     sa = shape_of(A)
-    batch = broadcast_shapes(sa[:-2], out[:-1] if vec else out[:-2])
-    lu_shape = (*batch, sa[-2], sa[-1])
+    batch = sa[:-2]
+    lu_shape = sa
     if vec:
         # A batch of vectors is solved as one n x batch matrix: the result is column-major
         # over (batch..., n) as a whole.
@@ -408,7 +406,7 @@ def svd(self, some=True, compute_uv=True):
     return (
         zeros([*s[:-2], m, m], dtype=self._dtype),
         S,
-        zeros([*s[:-2], n, n], dtype=self._dtype),
+        aten("mH")(zeros([*s[:-2], n, n], dtype=self._dtype)),
     )
 
 
@@ -494,6 +492,10 @@ def linalg_cross(self, other, *, dim=-1):
     check(
         len(sa) == len(sb),
         "linalg.cross: inputs must have the same number of dimensions.",
+    )
+    check(
+        self._dtype is other._dtype,
+        f"expected scalar type {self._dtype._short} but found {other._dtype._short}",
     )
     d = wrap_dim(dim, len(sa))
     check(

@@ -75,7 +75,7 @@ def kthvalue(self, k, dim=-1, keepdim=False):
     size = shape[d] if shape else 1
     check(
         1 <= k <= size,
-        f"kthvalue(): selected number k out of range for dimension {dim}",
+        f"kthvalue(): selected number k out of range for dimension {d}",
     )
     out = _shape.reduced_shape(shape, (d,), keepdim) if shape else ()
     return new_meta(out, self._dtype), new_meta(out, int64)
@@ -280,9 +280,9 @@ def cdist(x1, x2, p=2.0, compute_mode=None):
         _cdist_checks(x1, x2, p, compute_mode)
         batch = list(shape[:-2])
         c = shape_of(x1)[-1]
-        e1 = aten("expand")(x1, [*batch, r1, c])
-        e2 = aten("expand")(x2, [*batch, r2, c])
-        return aten("_euclidean_dist")(e1, e2)
+        e1 = aten("reshape")(aten("expand")(x1, [*batch, r1, c]), [-1, r1, c])
+        e2 = aten("reshape")(aten("expand")(x2, [*batch, r2, c]), [-1, r2, c])
+        return aten("view")(aten("_euclidean_dist")(e1, e2), list(shape))
     return aten("_cdist_forward")(x1, x2, p, compute_mode)
 
 
@@ -387,7 +387,7 @@ def combinations(self, r=2, with_replacement=False):
     n = self.numel()
     grids = aten("meshgrid.indexing")([self] * r, indexing="ij")
     # The mask of index tuples i_0 < i_1 < ... (<= with replacement), over the r-dim grid.
-    idx = aten("arange")(n)
+    idx = aten("arange")(n, device=self.device)
     mask = None
     for k in range(r - 1):
         shape_a = [1] * r

@@ -108,7 +108,7 @@ def mvlgamma(self, p):
         else aten("_to_copy")(self, dtype=float_result(self._dtype))
     )
     # log Gamma_p(x) = p(p-1)/4 log(pi) + sum_{j=0}^{p-1} lgamma(x - j/2)
-    offs = aten("arange.start_step")(-p * 0.5 + 0.5, 0.5, 0.5, dtype=x._dtype)
+    offs = aten("arange.start_step")(-p * 0.5 + 0.5, 0.5, 0.5, dtype=x._dtype, device=x.device)
     args = aten("add.Tensor")(offs, aten("unsqueeze")(x, -1))
     s = aten("sum.dim_IntList")(aten("lgamma")(args), [-1])
     return aten("add.Scalar")(s, p * (p - 1) * math.log(math.pi) / 4)

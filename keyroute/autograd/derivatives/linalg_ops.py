@@ -202,20 +202,38 @@ def _svd(grads, full_matrices, result0, result1, result2):
 def _qr(grads, mode, result0, result1):
     gQ, gR = grads
     Q, R = result0, result1
-    m, n = Q.shape[-2], R.shape[-1]
     if mode == "r":
         raise RuntimeError(
             "The derivative of linalg.qr depends on Q, which is not computed when mode='r'. "
             "Please use linalg.qr(A, mode='reduced') if you are going to differentiate "
             "through linalg.qr."
         )
-    if m < n:
-        raise NotImplementedError(
+    m, n = Q.shape[-2], R.shape[-1]
+    if mode == "complete" and m > n:
+        raise RuntimeError(
             "The QR decomposition is not differentiable when mode='complete' and nrows > ncols."
-            if mode == "complete"
-            else "linalg_qr_backward: wide matrices (m < n) are not supported by keyroute yet"
         )
-    # M = R gR^H - gQ^H Q; gA = (gQ + Q copyltu(M)) R^{-H}, copyltu mirrors the strict lower
+    if m >= n:
+        return (_qr_square(gQ, gR, Q, R),)
+    # Wide A = [X | Y] = Q [U | V]: X = Q U is the square case with gQ + Y gV^H; gY = Q gV.
+    U = T.narrow.default(R, -1, 0, m)
+    gU = gY = None
+    if gR is not None:
+        gU = T.narrow.default(gR, -1, 0, m)
+        gV = T.narrow.default(gR, -1, m, n - m)
+        Y = _mm(Q, T.narrow.default(R, -1, m, n - m))
+        extra = _mm(Y, _mH(gV))
+        gQ = extra if gQ is None else T.add.Tensor(gQ, extra)
+        gY = _mm(Q, gV)
+    gX = _qr_square(gQ, gU, Q, U)
+    if gY is None:
+        gY = T.zeros_like.default(T.narrow.default(R, -1, m, n - m))
+        gY = _mm(Q, gY)
+    return (T.cat.default([gX, gY], -1),)
+
+
+def _qr_square(gQ, gR, Q, R):
+    # M = R gR^H - gQ^H Q; gA = (gQ + Q copyltu(M)) R^{-H}, copyltu mirroring the strict lower
     # triangle onto the upper one.
     M = None
     if gR is not None:
@@ -224,14 +242,11 @@ def _qr(grads, mode, result0, result1):
         t = _mm(_mH(gQ), Q)
         M = T.neg.default(t) if M is None else T.sub.Tensor(M, t)
     low = T.tril.default(M, -1)
-    copyltu = T.add.Tensor(
-        T.add.Tensor(low, _mH(low)), _diag_embed(T.diagonal.default(M, 0, -2, -1))
-    )
-    b = _mm(Q, copyltu)
+    diag = _diag_embed(T.diagonal.default(M, 0, -2, -1))
+    b = _mm(Q, T.add.Tensor(T.add.Tensor(low, _mH(low)), diag))
     if gQ is not None:
         b = T.add.Tensor(b, gQ)
-    # Solve X R^H = b for X.
-    return (T.linalg_solve.default(_mH(R), b, left=False),)
+    return T.linalg_solve.default(_mH(R), b, left=False)
 
 
 @derivative("linalg_matrix_exp", "LinalgMatrixExpBackward0", save=("self",))
@@ -286,17 +301,28 @@ def _pinv_backward(grad, P, self):
     inputs=("self", "b"),
 )
 def _lstsq(grads, self, b, needs):
-    gX = grads[0]
-    if gX is None:
-        return None, None
+    gX, gres = grads[0], grads[1]
     vec = b.dim() == self.dim() - 1
-    P = T.linalg_pinv.atol_rtol_float(self)
-    gx = T.unsqueeze.default(gX, -1) if vec else gX
     bb = T.unsqueeze.default(b, -1) if vec else b
-    gA = _pinv_backward(_mm(gx, _mH(bb)), P, self) if needs[0] else None
-    gB = None
-    if needs[1]:
-        gB = _mm(_mH(P), gx)
-        if vec:
-            gB = T.squeeze.dim(gB, -1)
+    P = T.linalg_pinv.atol_rtol_float(self)
+    gA = gB = None
+    if gX is not None:
+        gx = T.unsqueeze.default(gX, -1) if vec else gX
+        gA = _pinv_backward(_mm(gx, _mH(bb)), P, self) if needs[0] else None
+        gB = _mm(_mH(P), gx) if needs[1] else None
+    if gres is not None and gres.numel():
+        # residuals = |A X - B|^2 per column at the minimizer X: by the envelope theorem
+        # d/dB = -2 (A X - B) g, d/dA = 2 (A X - B) g X^H.
+        X = _mm(P, bb)
+        r = T.sub.Tensor(_mm(self, X), bb)
+        g = T.unsqueeze.default(T.unsqueeze.default(gres, -1), -1) if vec else _u(gres, -2)
+        rg = T.mul.Scalar(T.mul.Tensor(r, g), 2.0)
+        if needs[0]:
+            t = _mm(rg, _mH(X))
+            gA = t if gA is None else T.add.Tensor(gA, t)
+        if needs[1]:
+            t = T.neg.default(rg)
+            gB = t if gB is None else T.add.Tensor(gB, t)
+    if gB is not None and vec:
+        gB = T.squeeze.dim(gB, -1)
     return gA, gB

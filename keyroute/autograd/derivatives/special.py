@@ -143,6 +143,6 @@ def _zeta_ss(grad, self, other):
 
 @derivative("mvlgamma", "MvlgammaBackward0", save=("self", "p"))
 def _mvlgamma(grad, self, p):
-    offs = A.arange.start_step(-p * 0.5 + 0.5, 0.5, 0.5, dtype=self._dtype)
+    offs = A.arange.start_step(-p * 0.5 + 0.5, 0.5, 0.5, dtype=self._dtype, device=self.device)
     args = A.add.Tensor(offs, A.unsqueeze.default(self, -1))
     return (_mul(grad, A.sum.dim_IntList(A.digamma.default(args), [-1])),)

@@ -73,6 +73,9 @@ def lu_factor(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     info[b] = j (1-based) when U[j-1, j-1] is exactly zero, as getrf reports it."""
     lu = np.array(a, dtype=a.dtype, copy=True)
     n = lu.shape[-1]
+    if n == 0 or lu.size == 0:
+        batch = lu.shape[:-2]
+        return lu, np.zeros((*batch, n), np.int32), np.zeros(batch, np.int32)
     batch = lu.shape[:-2]
     flat = lu.reshape(-1, n, n)
     piv = np.zeros((flat.shape[0], n), dtype=np.int32)
@@ -184,7 +187,7 @@ def _linalg_solve_ex_k(
 ) -> tuple[Tensor, Tensor, Tensor, Tensor]:
     rm, lu_m, piv_m, info_m = _linalg_solve_ex(A, B, left=left, check_errors=check_errors)
     a, b = A._data, B._data
-    lu, piv, info = lu_factor(a)
+    lu, piv, info = lu_factor(a)  # of A itself: LU, pivots and info keep A's batch shape
     if check_errors:
         _solve_error("torch.linalg.solve", info, a.ndim > 2)
     vec = solve_is_vector(a.shape, b.shape)
@@ -212,20 +215,23 @@ def _linalg_solve_ex_k(
     return _out(x, rm), _out(lu, lu_m), _out(piv, piv_m), _out(info, info_m)
 
 
-def _cholesky_info(a: np.ndarray) -> np.ndarray:
-    """The order of the first leading minor that is not positive-definite, per matrix (0: all
-    are), as potrf's info."""
-    flat = a.reshape(-1, *a.shape[-2:])
+def _cholesky_partial(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Right-looking Cholesky that stops at the first non-positive pivot, as LAPACK's potrf
+    leaves a failed factorization (the trailing block updated, info = the failing order)."""
+    flat = np.array(a.reshape(-1, *a.shape[-2:]), copy=True)
     info = np.zeros(flat.shape[0], dtype=np.int32)
     n = a.shape[-1]
-    for i in range(flat.shape[0]):
-        for k in range(1, n + 1):
-            try:
-                np.linalg.cholesky(flat[i, :k, :k])
-            except np.linalg.LinAlgError:
-                info[i] = k
+    for b in range(flat.shape[0]):
+        m = flat[b]
+        for k in range(n):
+            d = m[k, k].real if np.iscomplexobj(m) else m[k, k]
+            if not d > 0:
+                info[b] = k + 1
                 break
-    return info.reshape(a.shape[:-2])
+            m[k, k] = np.sqrt(d)
+            m[k + 1 :, k] /= m[k, k]
+            m[k + 1 :, k + 1 :] -= np.outer(m[k + 1 :, k], m[k + 1 :, k].conj())
+    return np.tril(flat).reshape(a.shape), info.reshape(a.shape[:-2])
 
 
 def _cholesky(a: np.ndarray, upper: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -234,11 +240,7 @@ def _cholesky(a: np.ndarray, upper: bool) -> tuple[np.ndarray, np.ndarray]:
         L = np.linalg.cholesky(a) if a.size else a.copy()
         info = np.zeros(a.shape[:-2], dtype=np.int32)
     except np.linalg.LinAlgError:
-        info = _cholesky_info(a)
-        L = np.zeros_like(a)
-        ok = info == 0
-        if ok.any():
-            L[ok] = np.linalg.cholesky(a[ok])
+        L, info = _cholesky_partial(a)
     if upper:
         L = np.swapaxes(L, -1, -2).conj()
     return L, info
