@@ -14,7 +14,7 @@ from ..tensor.dtype import bool_, int32, int64, to_dtype
 from . import _shape
 from ._define import aten, composite, composite_explicit, meta
 from ._meta_util import check, new_meta, shape_of
-from .elementwise import not_implemented
+from .elementwise.checks import not_implemented
 
 __all__ = ["diag_embed_shape", "cdist_shape", "tri_count"]
 

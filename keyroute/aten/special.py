@@ -13,8 +13,10 @@ from typing import Any
 from ..tensor._tensor import Tensor
 from ._define import aten, composite, composite_explicit
 from ._meta_util import check, shape_of
-from .elementwise import BINARY_RULE, _bin, _family, _support, check_support, float_result
-from .elementwise import rule_float as _rule_float
+from .elementwise.binary import BINARY_RULE, _bin
+from .elementwise.checks import _support, check_support, float_result
+from .elementwise.family import _family
+from .elementwise.unary import rule_float as _rule_float
 
 __all__ = ["UNARY_SPECIAL"]
 

@@ -15,7 +15,9 @@ from typing import Any
 import numpy as np
 
 from ._kernel import kernel
-from .elementwise import _binary_kernel, _unary_float, erf_array, erfc_array
+from ._special import erf_array, erfc_array
+from .binary import _binary_kernel
+from .unary import _unary_float
 
 __all__ = ["SPECIAL_FUNCTIONS", "fallback"]
 
