@@ -259,7 +259,9 @@ class Llama(Module):
             mask = self.cache_positions[None, :] <= positions[:, None]
             for layer in self.layers:
                 x = layer(x, cos, sin, positions, -1, mask)
-            return self._head(x, last_only)
+            # (x rebound, not passed on: the pre-norm activation is freed before the head)
+            x = self.norm(x[:, -1:] if last_only else x)
+            return self._logits(x)
         else:
             start, s = int(start_pos), input_ids.shape[1]
             if start < 0 or start + s > self.max_seq_len:
@@ -271,12 +273,10 @@ class Llama(Module):
             cos, sin = self.rope_cos[start : start + s], self.rope_sin[start : start + s]
         for layer in self.layers:
             x = layer(x, cos, sin, positions, start)
-        return self._head(x, last_only)
+        x = self.norm(x[:, -1:] if last_only else x)
+        return self._logits(x)
 
-    def _head(self, x: Tensor, last_only: bool) -> Tensor:
-        if last_only:
-            x = x[:, -1:]
-        x = self.norm(x)
+    def _logits(self, x: Tensor) -> Tensor:
         if self.lm_head is None:
             return F.linear(x, self.embed_tokens.weight)
         return self.lm_head(x)
