@@ -542,3 +542,6 @@ case("diagonal_scatter")(lambda M, rng: ((t(M, rng, 3, 4), t(M, rng, 3), 1), {})
 case("as_strided_scatter")(
     lambda M, rng: ((t(M, rng, 4, 4), t(M, rng, 2, 2), [2, 2], [4, 1], 1), {})
 )
+
+# torch.linalg factorizations, special functions and assorted operators.
+from tests.autograd import grad_cases_ops as _grad_cases_ops  # noqa: E402, F401
