@@ -628,3 +628,10 @@ for _family in (_norms, _attention, _activations, _losses):
 del _family, _name
 _canonical_mask = _attention._canonical_mask
 _none_or_dtype = _attention._none_or_dtype
+
+
+def __getattr__(name: str) -> object:
+    # A PyTorch name keyroute lacks: a NotImplementedError naming it (keyroute/_missing.py).
+    from .._missing import missing
+
+    raise missing("nn.functional", name, "module 'keyroute.nn.functional'")
