@@ -55,6 +55,7 @@ from .layers import autograd as _autograd_layer  # noqa: E402, F401
 from .layers import inference as _inference_layer  # noqa: E402, F401
 from .layers import python as _python_layer  # noqa: E402, F401
 from .layers import functionalize as _functionalize_layer  # noqa: E402, F401
+from .layers import mathbits as _mathbits_layer  # noqa: E402, F401
 from .autograd.grad_mode import (  # noqa: E402
     enable_grad,
     inference_mode,
@@ -112,6 +113,7 @@ from ._api import norms as _api_norms  # noqa: E402, F401
 from ._api import foreach as _api_foreach  # noqa: E402, F401
 from ._api import random as _api_random  # noqa: E402, F401
 from ._api import closeness as _api_closeness  # noqa: E402, F401
+from ._api import mathbits as _api_mathbits  # noqa: E402, F401
 from . import nn  # noqa: E402
 from . import optim  # noqa: E402
 from .utils import python_dispatch as _utils_python_dispatch  # noqa: E402, F401
