@@ -56,6 +56,7 @@ from .layers import inference as _inference_layer  # noqa: E402, F401
 from .layers import python as _python_layer  # noqa: E402, F401
 from .layers import functionalize as _functionalize_layer  # noqa: E402, F401
 from .layers import mathbits as _mathbits_layer  # noqa: E402, F401
+from .layers import zerotensor as _zerotensor_layer  # noqa: E402, F401
 from .autograd.grad_mode import (  # noqa: E402
     enable_grad,
     inference_mode,

@@ -96,3 +96,21 @@ def _set_part(name: str) -> Any:
 
 Tensor.real = property(lambda self: A.real.default(self), _set_part("real"))  # type: ignore[assignment]
 Tensor.imag = property(lambda self: A.imag.default(self), _set_part("imag"))  # type: ignore[assignment]
+
+
+@function
+def _efficientzerotensor(
+    *size: Any, dtype: Any = None, layout: Any = None, device: Any = None, pin_memory: Any = None
+) -> Tensor:
+    """torch._efficientzerotensor(size, *, dtype, ...): an all-zero tensor with the ZeroTensor
+    key (keyroute/layers/zerotensor.py)."""
+    if len(size) == 1 and isinstance(size[0], (list, tuple)):
+        size = tuple(size[0])
+    return A._efficientzerotensor.default(
+        list(size), dtype=dtype, layout=layout, device=device, pin_memory=pin_memory
+    )
+
+
+@method
+def _is_zerotensor(self: Tensor) -> bool:
+    return A._is_zerotensor.default(self)

@@ -16,11 +16,11 @@ from typing import Any
 from ..dispatcher.keys import DispatchKey
 from ..dispatcher.keyset import key_bits
 from ..tensor.meta_array import MetaArray
-from ._define import composite, composite_explicit, meta
+from ._define import composite, meta
 from ._meta_util import check, meta_view, new_meta, shape_of
 from .linalg import op
 
-__all__ = ["CONJ_BIT", "NEG_BIT", "MATH_BITS"]
+__all__ = ["CONJ_BIT", "NEG_BIT", "MATH_BITS", "ZERO_BIT"]
 
 CONJ_BIT = key_bits(DispatchKey.Conjugate)
 NEG_BIT = key_bits(DispatchKey.Negative)
@@ -155,11 +155,33 @@ def imag(self):
     return op("select.int")(op("view_as_real")(self), -1, 1)
 
 
-@composite_explicit("is_conj(Tensor self) -> bool")
+@composite("is_conj(Tensor self) -> bool")
 def is_conj(self):
     return bool(self._ks & CONJ_BIT)
 
 
-@composite_explicit("is_neg(Tensor self) -> bool")
+@composite("is_neg(Tensor self) -> bool")
 def is_neg(self):
     return bool(self._ks & NEG_BIT)
+
+
+# -- ZeroTensor: tensors known to be all zeros (keyroute/layers/zerotensor.py) ---------------
+
+ZERO_BIT = key_bits(DispatchKey.ZeroTensor)
+
+
+@meta(
+    "_efficientzerotensor(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, "
+    "Device? device=None, bool? pin_memory=None) -> Tensor"
+)
+def _efficientzerotensor(size, *, dtype=None, layout=None, device=None, pin_memory=None):
+    from .core import as_size, factory_dtype
+
+    out = new_meta(as_size(size), factory_dtype(dtype))
+    out._ks |= ZERO_BIT
+    return out
+
+
+@composite("_is_zerotensor(Tensor self) -> bool")
+def _is_zerotensor(self):
+    return bool(self._ks & ZERO_BIT)

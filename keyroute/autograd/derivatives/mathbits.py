@@ -33,3 +33,8 @@ def _view_as_real(grad):
 @derivative("view_as_complex", "ViewAsComplexBackward0")
 def _view_as_complex(grad):
     return (A.view_as_real.default(A.resolve_conj.default(A.contiguous.default(grad))),)
+
+
+@derivative("conj_physical_", "ConjPhysicalBackward1")
+def _conj_physical_(grad):
+    return (A.conj_physical.default(grad),)

@@ -93,6 +93,7 @@ NON_DIFFERENTIABLE = {
     "one_hot",
     "equal",
     "view.dtype",
+    "_efficientzerotensor",
 }
 
 

@@ -182,3 +182,21 @@ def _register_readers_now() -> None:
         return self
 
     cpu_lib.impl(copy_op, copy_math_bits, "CPU")
+
+
+# -- ZeroTensor -------------------------------------------------------------------------------
+
+
+@kernel("_efficientzerotensor")
+def _efficientzerotensor(size, *, dtype=None, layout=None, device=None, pin_memory=None):
+    from ...aten.core import as_size, factory_dtype
+    from ...aten.mathbits import ZERO_BIT
+
+    dt = factory_dtype(dtype)
+    # PyTorch's zero tensor has no storage; keyroute's holds zeros (pages the OS maps lazily)
+    # that nothing may write: the ZeroTensor layer refuses writes first, NumPy as a backstop.
+    arr = np.zeros(as_size(size), dt.np)
+    arr.flags.writeable = False
+    out = wrap(arr, dt)
+    out._ks |= ZERO_BIT
+    return out
