@@ -13,6 +13,7 @@ keyroute run S.py [ARGS]   run a PyTorch program on keyroute (`import torch` giv
                            --trace: the dispatch trace, --profile: operator counts, on stderr)
 keyroute profile S.py ...  run a program under keyroute.profiler (-o trace.json)
 keyroute view trace.json   the trace in the Perfetto UI on 127.0.0.1 (the viewer extra)
+keyroute generate "PROMPT" text from SmolLM2-135M (--chat, sampling options, --quantized)
 """
 
 from __future__ import annotations
@@ -74,6 +75,16 @@ def _cmd_dump(args: argparse.Namespace) -> int:
     if op is None:
         return 1
     sys.stdout.write(op.dump())
+    return 0
+
+
+def _cmd_op(args: argparse.Namespace) -> int:
+    op = _find(args.op)
+    if op is None:
+        return 1
+    from .dispatcher.op_card import op_card
+
+    sys.stdout.write(op_card(op))
     return 0
 
 
@@ -307,6 +318,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("dump", help="print an operator's registrations")
     p.add_argument("op")
     p.set_defaults(func=_cmd_dump)
+    p = sub.add_parser("op", help="an operator's card: the source line of each of its layers")
+    p.add_argument("op", help="operator, e.g. aten::add.Tensor or add.Tensor")
+    p.set_defaults(func=_cmd_op)
     p = sub.add_parser("schema", help="print the schemas of an operator's overloads")
     p.add_argument("op", help="operator, e.g. aten::add")
     p.set_defaults(func=_cmd_schema)
@@ -319,6 +333,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .profiler.cli import add_commands as _profiler_commands
 
     _profiler_commands(sub)  # keyroute profile, keyroute view
+    from .models.llama_cli import add_command as _generate_command
+
+    _generate_command(sub)  # keyroute generate
     return parser
 
 
@@ -336,7 +353,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     return int(args.func(args) or 0)
 
 
-_COMMANDS = ("embed", "plan", "keys", "table", "dump", "schema", "run", "profile", "view")
+_COMMANDS = (
+    "embed",
+    "plan",
+    "keys",
+    "table",
+    "dump",
+    "op",
+    "schema",
+    "run",
+    "profile",
+    "view",
+    "generate",
+)
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

@@ -36,6 +36,16 @@ PROMPTS = [
 NEW_TOKENS = 32
 TOP = 64
 SAMPLED = 512
+# (temperature, top_k, top_p, seed) for the sampling records
+SAMPLING = [
+    (0.8, None, None, 0),
+    (1.0, 50, None, 1),
+    (0.7, None, 0.9, 2),
+    (1.0, 40, 0.95, 3),
+    (1.5, 5, 0.5, 4),
+]
+DRAWS = 24
+MODEL_SAMPLING = (0.8, 50, 0.9, 0)  # 16 sampled tokens after prompt 0
 
 
 def _gguf_path() -> Path:
@@ -151,6 +161,42 @@ def main() -> None:
                 break
         out[f"p{n}_greedy"] = np.array(greedy, dtype=np.int64)
         print(f"[{n}] {text!r} -> {tok.decode(greedy)!r}")
+
+    # Sampling: Hugging Face's warpers (temperature, top-k, top-p) written in PyTorch, the draw
+    # torch.multinomial with a seeded generator; on fixed logits, then on the model.
+    def warp(logits: torch.Tensor, temperature: float, top_k, top_p) -> torch.Tensor:  # noqa: ANN001
+        scores = logits / temperature
+        if top_k is not None:
+            kth = torch.topk(scores, top_k).values[..., -1, None]
+            scores = scores.masked_fill(scores < kth, float("-inf"))
+        if top_p is not None:
+            sorted_logits, sorted_idx = torch.sort(scores, descending=False)
+            cum = sorted_logits.softmax(-1).cumsum(-1)
+            remove = cum <= (1 - top_p)
+            remove[..., -1:] = False
+            scores = scores.masked_fill(remove.scatter(-1, sorted_idx, remove), float("-inf"))
+        return scores.softmax(-1)
+
+    fixed = np.random.default_rng(1).standard_normal(1000).astype(np.float32) * 3
+    out["sampling_logits"] = fixed
+    for j, (temp, k, p, seed) in enumerate(SAMPLING):
+        g = torch.Generator().manual_seed(seed)
+        probs = warp(torch.from_numpy(fixed), temp, k, p)
+        draws = [int(torch.multinomial(probs, 1, generator=g)) for _ in range(DRAWS)]
+        out[f"sampling_{j}"] = np.array(draws, dtype=np.int64)
+    temp, k, p, seed = MODEL_SAMPLING
+    g = torch.Generator().manual_seed(seed)
+    seq = out["p0_ids"].tolist()
+    sampled = []
+    for _ in range(16):
+        nxt = int(torch.multinomial(warp(logits_of(seq), temp, k, p), 1, generator=g))
+        sampled.append(nxt)
+        seq.append(nxt)
+        if nxt == eos:
+            break
+    out["model_sampled"] = np.array(sampled, dtype=np.int64)
+    print(f"sampled: {tok.decode(sampled)!r}")
+    out["sampling_settings"] = np.array(json.dumps({"fixed": SAMPLING, "model": MODEL_SAMPLING}))
     out["prompts"] = np.array(json.dumps({"prompts": PROMPTS, "texts": texts}))
     OUT.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(OUT, **out)

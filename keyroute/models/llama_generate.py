@@ -53,7 +53,7 @@ class _Streamer:
 
     def put(self, token: int) -> None:
         self.tokens.append(token)
-        text = self.tokenizer.decode(self.tokens)
+        text = self.tokenizer.decode(self.tokens, skip_special_tokens=True)
         if text.endswith("\ufffd"):
             return
         if len(text) > self.sent:

@@ -31,8 +31,11 @@ def _compute(a: np.ndarray) -> np.ndarray:
 
 
 def _wrap(a: np.ndarray, like: Tensor) -> Tensor:
-    out = _creation.from_numpy(a if a.dtype == like._data.dtype else a.astype(like._data.dtype))
-    return out
+    """A new CPU tensor of `like`'s dtype over the result (rounded once from float32)."""
+    from ..kernels.cpu._kernel import wrap
+
+    want = like._data.dtype
+    return wrap(a if a.dtype == want else a.astype(want), like._dtype)
 
 
 def rotate_half(x: Tensor) -> Tensor:

@@ -615,10 +615,13 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
 
 # The families defined in keyroute/nn/_functional/ (one module each): their names are
 # torch.nn.functional's too.
+from ._functional import attention as _attention  # noqa: E402
 from ._functional import norms as _norms  # noqa: E402
 
-for _family in (_norms,):
+for _family in (_norms, _attention):
     for _name in _family.__all__:
         globals()[_name] = getattr(_family, _name)
         __all__.append(_name)
 del _family, _name
+_canonical_mask = _attention._canonical_mask
+_none_or_dtype = _attention._none_or_dtype

@@ -145,3 +145,62 @@ def test_unpermute_rows_inverts_llama_cpp_permutation() -> None:
     # llama.cpp's converter: reshape(heads, 2, rows/heads/2, ...).swapaxes(1, 2)
     permuted = w.reshape(heads, 2, rows // heads // 2, 3).swapaxes(1, 2).reshape(rows, 3)
     np.testing.assert_array_equal(gguf_file.unpermute_rows(permuted, heads), w)
+
+
+def test_sampled_generation_matches_pytorch(model: llama.Llama) -> None:
+    temperature, top_k, top_p, seed = json.loads(str(REF["sampling_settings"]))["model"]
+    want = REF["model_sampled"].tolist()
+    g = model.generate(
+        REF["p0_ids"].tolist(),
+        max_new_tokens=16,
+        temperature=temperature,
+        top_k=top_k,
+        top_p=top_p,
+        seed=seed,
+    )
+    assert g.tokens == want
+
+
+def test_streaming_pieces_join_to_the_text(model: llama.Llama) -> None:
+    pieces: list[str] = []
+    g = model.generate("The capital of France is", max_new_tokens=8, stream=pieces.append)
+    assert len(pieces) > 1 and "".join(pieces) == g.text
+    assert g.text.startswith(" Paris")
+
+
+def test_max_new_tokens_and_cache_end(model: llama.Llama) -> None:
+    assert model.generate([504, 3575], max_new_tokens=0).tokens == []
+    assert len(model.generate([504, 3575], max_new_tokens=3).tokens) == 3
+    with pytest.raises(ValueError, match="more than the cache's 128 positions"):
+        model.generate([504] * 129, max_new_tokens=1)
+    g = model.generate([504] * 126, max_new_tokens=10)
+    assert g.stop_reason == "cache" and len(g.tokens) == 3
+
+
+def test_generate_command(capsys: pytest.CaptureFixture[str]) -> None:
+    from keyroute.cli import main
+
+    assert main(["generate", "What is the capital of France?", "--chat"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "The capital of France is Paris.\n"
+    assert "prefill: 37 tokens in" in captured.err and "stop: eos" in captured.err
+    assert "tokens/s" in captured.err
+
+
+def test_generate_command_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
+    from keyroute.cli import main
+
+    assert main(["generate", "hi", "--top-p", "2"]) == 2
+    assert "`top_p` has to be a float > 0 and <= 1, but is 2.0" in capsys.readouterr().err
+    assert main(["generate", "hi", "--model", "/nonexistent.gguf"]) == 1
+    assert "No such GGUF file: '/nonexistent.gguf'" in capsys.readouterr().err
+
+
+def test_chunked_prefill_matches_one_prefill(model: llama.Llama) -> None:
+    """A prompt fed in two chunks (the second attends to the first through the cache, with a
+    shifted causal mask) gives the logits of one prefill."""
+    ids = REF["p3_ids"].tolist()
+    with keyroute.no_grad():
+        model(keyroute.tensor([ids[:7]]), start_pos=0)
+        out = model(keyroute.tensor([ids[7:]]), start_pos=7, last_only=True)
+    _check_logits(out[0, -1].numpy(), 3)

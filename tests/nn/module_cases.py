@@ -71,6 +71,57 @@ CASES: dict[str, tuple[str, list[Any], dict[str, Any]]] = {
     "LSTMCell": ("nn.LSTMCell(3, 4)", [(2, 3), ("tuple", [(2, 4), (2, 4)])], {"steps": 2}),
     "LSTMCell-nohx": ("nn.LSTMCell(3, 4, bias=False)", [(2, 3)], {}),
     "GRUCell": ("nn.GRUCell(3, 4)", [(2, 3), (2, 4)], {"steps": 2}),
+    # attention and transformers (dropout 0 in training: the masks' random streams differ)
+    "MultiheadAttention-self": ("nn.MultiheadAttention(8, 2)", [(5, 3, 8)], {"self": True}),
+    "MultiheadAttention-kv": ("nn.MultiheadAttention(8, 4)", [(5, 3, 8), (4, 3, 8), (4, 3, 8)], {}),
+    "MultiheadAttention-kdim-bias_kv-zero": (
+        "nn.MultiheadAttention(6, 2, kdim=4, vdim=5, add_bias_kv=True, add_zero_attn=True, "
+        "batch_first=True)",
+        [(2, 3, 6), (2, 4, 4), (2, 4, 5)],
+        {},
+    ),
+    "MultiheadAttention-masks": (
+        "nn.MultiheadAttention(4, 2)",
+        [(3, 2, 4), (5, 2, 4), (5, 2, 4), ("bool", (2, 5)), ("raw", True), ("bool", (3, 5))],
+        {},
+    ),
+    "MultiheadAttention-no-average": (
+        "nn.MultiheadAttention(4, 2, bias=False)",
+        [(3, 4), (2, 4), (2, 4), ("raw", None), ("raw", True), ("raw", None), ("raw", False)],
+        {},
+    ),
+    "TransformerEncoderLayer": (
+        "nn.TransformerEncoderLayer(8, 2, dim_feedforward=16, dropout=0.0)",
+        [(5, 3, 8)],
+        {},
+    ),
+    "TransformerEncoderLayer-gelu-normfirst-bf": (
+        "nn.TransformerEncoderLayer(8, 2, 12, 0.0, 'gelu', batch_first=True, norm_first=True)",
+        [(3, 5, 8)],
+        {},
+    ),
+    "TransformerEncoder-causal": (
+        "nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 16, 0.0), 2, "
+        "norm=nn.LayerNorm(8), enable_nested_tensor=False)",
+        [(4, 2, 8), ("raw", "causal4")],
+        {},
+    ),
+    "TransformerDecoderLayer": (
+        "nn.TransformerDecoderLayer(8, 2, 16, 0.0)",
+        [(4, 2, 8), (5, 2, 8)],
+        {},
+    ),
+    "TransformerDecoder-normfirst": (
+        "nn.TransformerDecoder(nn.TransformerDecoderLayer(8, 4, 16, 0.0, norm_first=True), 2)",
+        [(4, 2, 8), (5, 2, 8), ("raw", "causal4")],
+        {},
+    ),
+    "Transformer": ("nn.Transformer(8, 2, 2, 2, 16, 0.0)", [(5, 2, 8), (4, 2, 8)], {}),
+    "Transformer-dropout-eval": (
+        "nn.Transformer(8, 2, 1, 1, 16, 0.1, batch_first=True)",
+        [(2, 5, 8), (2, 4, 8)],
+        {"steps": 0},
+    ),
 }
 
 
@@ -81,7 +132,11 @@ def _inputs(lib: Any, specs: list[Any], seed: int) -> list[Any]:
         if isinstance(spec, tuple) and spec and spec[0] == "long":
             out.append(lib.tensor(rng.integers(0, spec[2], size=spec[1]), dtype=lib.int64))
         elif isinstance(spec, tuple) and spec and spec[0] == "raw":
-            out.append(spec[1])
+            v = spec[1]
+            if isinstance(v, str) and v.startswith("causal"):  # a causal float mask
+                n = int(v[6:])
+                v = lib.triu(lib.full((n, n), float("-inf")), diagonal=1)
+            out.append(v)
         elif isinstance(spec, tuple) and spec and spec[0] == "tuple":
             out.append(tuple(_inputs_from(lib, rng, s) for s in spec[1]))
         elif isinstance(spec, tuple) and spec and spec[0] == "packed":
@@ -147,7 +202,7 @@ def run(lib: Any, name: str, state: dict[str, Any] | None = None) -> dict[str, A
     outs, grads = [], []
     for step in range(opts.get("steps", 1)):
         xs = _inputs(lib, specs, step)
-        ys = _flat(m(*xs))
+        ys = _flat(m(xs[0], xs[0], xs[0]) if opts.get("self") else m(*xs))
         outs.append([_np(y) for y in ys])
         rng = np.random.default_rng(100 + step)
         loss = None
@@ -165,6 +220,7 @@ def run(lib: Any, name: str, state: dict[str, Any] | None = None) -> dict[str, A
         m.zero_grad()
     if opts.get("eval", True):
         m.eval()
-        outs.append([_np(y) for y in _flat(m(*_inputs(lib, specs, 50)))])
+        xs = _inputs(lib, specs, 50)
+        outs.append([_np(y) for y in _flat(m(xs[0], xs[0], xs[0]) if opts.get("self") else m(*xs))])
     result.update(out=outs, grads=grads, after=_state(m))
     return result

@@ -1,2 +1,2 @@
 """torch.nn.functional, family by family (keyroute/nn/functional.py re-exports each module's
-names): norms, losses, activations, pooling and padding, attention, recurrent helpers."""
+names): norms, attention, losses, activations, pooling and padding."""

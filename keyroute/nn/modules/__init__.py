@@ -18,9 +18,9 @@ __all__ = [
 ]
 
 # The families defined in their own modules (PyTorch's file names): each exports its __all__.
-from . import batchnorm, instancenorm, lazy, rnn  # noqa: E402, F401
+from . import activation_mha, batchnorm, instancenorm, lazy, rnn, transformer  # noqa: E402, F401
 
-_FAMILIES = (batchnorm, instancenorm, normalization, rnn)
+_FAMILIES = (batchnorm, instancenorm, normalization, rnn, activation_mha, transformer)
 for _family in _FAMILIES:
     for _name in _family.__all__:
         globals()[_name] = getattr(_family, _name)
