@@ -27,6 +27,7 @@ from ...aten._scalars import check_python_int
 from ...aten._shape import broadcast_shapes, elementwise_strides
 from ...tensor._tensor import CPU_KEYS, Tensor
 from ...tensor.dtype import bool_, float32, float64
+from . import fma as _fma
 from ._kernel import check_no_internal_overlap
 from ._kernel import kernel as _register
 
@@ -790,9 +791,12 @@ def _add_general_loud(self: Any, other: Any, alpha: Any, sub: bool) -> Tensor:
     a, b = _operand(self, dt, ct), _operand(other, dt, ct)
     _shape_check(self, other)
     if alpha is not _ONE:
-        b = np.multiply(b, _scalar(alpha, dt, ct))
-        if b.dtype != ct:
-            b = b.astype(ct)
+        al = _scalar(alpha, dt, ct)
+        if dt.category == 2:  # floating: PyTorch's fmadd(other, alpha, self), one rounding
+            return _finish(
+                _fma.fma(b, np.asarray(-al if sub else al, ct), a, ct), dt, (self, other)
+            )
+        b = np.multiply(b, al).astype(ct, copy=False)
     return _finish(np.subtract(a, b) if sub else np.add(a, b), dt, (self, other))
 
 
@@ -1297,12 +1301,7 @@ hot_kernel("pow.Tensor_Tensor", "pow.Tensor_Scalar", "pow.Scalar")(_pow)
 # -- lerp, addcmul, addcdiv
 
 
-def _lerp_arrays(a: Any, b: Any, w: Any) -> Any:
-    # PyTorch: |w| < 0.5 ? a + w * (b - a) : b - (b - a) * (1 - w)
-    diff = b - a
-    if w.__class__ is float:  # a scalar weight picks one formula for every element
-        return a + w * diff if abs(w) < 0.5 else b - diff * (1 - w)
-    return np.where(np.abs(w) < 0.5, a + w * diff, b - diff * (1 - w))
+_lerp_arrays = _fma.lerp  # PyTorch's fused |w| < 0.5 ? a + w (b - a) : b - (b - a)(1 - w)
 
 
 @kernel("lerp.Scalar")
@@ -1312,7 +1311,7 @@ def lerp_Scalar(self: Tensor, end: Tensor, weight: Any) -> Tensor:
     a, b = _operand(self, dt, ct), _operand(end, dt, ct)
     _shape_check(self, end)
     w = _scalar(weight, dt, ct)
-    return _finish(_lerp_arrays(a, b, w), dt, (self, end))
+    return _finish(_lerp_arrays(a, b, w, ct), dt, (self, end))
 
 
 @kernel("lerp.Tensor")
@@ -1321,7 +1320,7 @@ def lerp_Tensor(self: Tensor, end: Tensor, weight: Tensor) -> Tensor:
     ct = _compute_np(dt)
     a, b, w = (_operand(x, dt, ct) for x in (self, end, weight))
     _shape_check(self, end, weight)
-    return _finish(_lerp_arrays(a, b, w), dt, (self, end, weight))
+    return _finish(_lerp_arrays(a, b, w, ct), dt, (self, end, weight))
 
 
 def _addc(op: str) -> Callable[..., Tensor]:
@@ -1331,7 +1330,7 @@ def _addc(op: str) -> Callable[..., Tensor]:
         ct = _compute_np(dt)
         a, t1, t2 = (_operand(x, dt, ct) for x in (self, tensor1, tensor2))
         v = _scalar(value, dt, ct)
-        r = a + (v * t1) * t2 if op == "addcmul" else a + (v * t1) / t2
+        r = _fma.fma(v * t1, t2, a, ct) if op == "addcmul" else a + (v * t1) / t2
         return _finish(r, dt, (self, tensor1, tensor2))
 
     k.__name__ = op
@@ -1485,30 +1484,25 @@ def _copy_result(self: Tensor, result: Tensor) -> Tensor:
 @hot_kernel("lerp_.Scalar")
 def lerp__Scalar(self: Tensor, end: Tensor, weight: Any) -> Tensor:
     if weight.__class__ is float and _same_float(self, end):
-        a = self._data
-        check_no_internal_overlap(a)
-        diff = np.subtract(end._data, a)
-        if abs(weight) < 0.5:
-            np.multiply(diff, weight, out=diff)
-            np.add(a, diff, out=a)
-        else:
-            np.multiply(diff, 1 - weight, out=diff)
-            np.subtract(end._data, diff, out=a)
+        check_no_internal_overlap(self._data)
+        np.copyto(self._data, _lerp_arrays(self._data, end._data, weight, self._data.dtype))
         return self
     return _copy_result(self, lerp_Scalar(self, end, weight))
 
 
 def _addc_inplace(op: str, functional: Callable[..., Tensor]) -> None:
-    combine = np.multiply if op == "addcmul" else np.true_divide
 
     def k(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) -> Tensor:
         if (value.__class__ is float or value.__class__ is int) and _same_float(
             self, tensor1, tensor2
         ):
             check_no_internal_overlap(self._data)
-            tmp = np.multiply(tensor1._data, value) if value != 1 else tensor1._data.copy()
-            combine(tmp, tensor2._data, out=tmp)
-            np.add(self._data, tmp, out=self._data)
+            a, t1, t2 = self._data, tensor1._data, tensor2._data
+            t1 = np.multiply(t1, np.asarray(value, a.dtype)) if value != 1 else t1
+            if op == "addcmul":  # fused, as PyTorch's: fma(value * t1, t2, self)
+                np.copyto(a, _fma.fma(t1, t2, a, a.dtype))
+            else:
+                np.add(a, np.true_divide(t1, t2), out=a)
             return self
         return _copy_result(self, functional(self, tensor1, tensor2, value=value))
 
