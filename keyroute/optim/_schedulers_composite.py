@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
-from .lr_scheduler import (
+from ._lr_base import (
     EPOCH_DEPRECATION_WARNING,
     LRScheduler,
     _check_optimizer,

@@ -145,4 +145,5 @@ def cascade_sum(a: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray | None:
         out = out.reshape(tuple(s for i, s in enumerate(shape) if i not in dims))
     if keepdims:
         out = out.reshape(tuple(1 if i in dims else s for i, s in enumerate(shape)))
-    return out
+    # a fresh C-ordered array (the steps above may leave a strided view)
+    return np.array(out, order="C", copy=True)

@@ -56,9 +56,9 @@ def lerp(a: Any, b: Any, w: Any, ct: Any) -> Any:
     """PyTorch's lerp: fma(w, b - a, a) where |w| < 0.5, else fma(w - 1, b - a, b); a scalar
     weight is first rounded to the compute dtype, as weight.to<scalar_t>() does."""
     diff = np.subtract(b, a)
-    if isinstance(w, (float, int, np.floating)):
+    if not isinstance(w, np.ndarray):  # one weight for every element
         wv = np.asarray(w, dtype=ct)
-        if abs(float(wv)) < 0.5:
+        if abs(wv.item()) < 0.5:
             return fma(wv, diff, a, ct)
         return fma(wv - np.asarray(1, dtype=ct), diff, b, ct)
     small = np.abs(w) < 0.5

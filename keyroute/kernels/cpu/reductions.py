@@ -155,7 +155,7 @@ def _add_reduce(a: np.ndarray, axis: Any, keepdim: bool) -> Any:
     if a.dtype.char in "fd":
         r = cascade_sum(a, axis, keepdim)
         if r is not None:
-            return r
+            return _c_layout(r)
     return _add(a, axis, None, None, keepdim)
 
 
