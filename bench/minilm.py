@@ -28,7 +28,7 @@ try:
 
     ERF = "scipy.special.erf"
 except ImportError:  # the same fallback keyroute's gelu kernel takes
-    from keyroute.kernels.cpu.elementwise import erf_array as _erf
+    from keyroute.kernels.cpu._special import erf_array as _erf
 
     ERF = "keyroute erf_array (float64 series)"
 

@@ -108,6 +108,8 @@ from ._api import indexing as _api_indexing  # noqa: E402, F401
 from ._api import assembly as _api_assembly  # noqa: E402, F401
 from ._api import linalg as _api_linalg  # noqa: E402, F401
 from ._api import nn as _api_nn  # noqa: E402, F401
+from ._api import norms as _api_norms  # noqa: E402, F401
+from ._api import foreach as _api_foreach  # noqa: E402, F401
 from ._api import random as _api_random  # noqa: E402, F401
 from ._api import closeness as _api_closeness  # noqa: E402, F401
 from . import nn  # noqa: E402
@@ -208,3 +210,25 @@ from .func import vmap  # noqa: E402
 from ._higher_order_ops import cond  # noqa: E402
 from . import export  # noqa: E402, F401
 from ._dispatch import python as _dispatch_python  # noqa: E402, F401  (OpOverload.py_impl)
+
+# keyroute.compile (torch.compile): capture on fake tensors, guards, graph breaks, backends.
+from . import _dynamo, compiler  # noqa: E402
+from ._dynamo.api import compile  # noqa: E402
+
+# Anomaly mode's torch.* names (keyroute/autograd/anomaly_mode.py).
+from .autograd.engine import is_anomaly_check_nan_enabled, is_anomaly_enabled  # noqa: E402
+from .autograd.engine import set_anomaly_enabled  # noqa: E402
+
+# Autocast's torch.* state functions (keyroute/layers/autocast.py) and torch.cpu.
+from . import cpu  # noqa: E402, F401
+from .layers.autocast import (  # noqa: E402
+    autocast_decrement_nesting,
+    autocast_increment_nesting,
+    clear_autocast_cache,
+    get_autocast_dtype,
+    is_autocast_cache_enabled,
+    is_autocast_enabled,
+    set_autocast_cache_enabled,
+    set_autocast_dtype,
+    set_autocast_enabled,
+)

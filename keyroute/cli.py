@@ -13,6 +13,7 @@ keyroute run S.py [ARGS]   run a PyTorch program on keyroute (`import torch` giv
                            --trace: the dispatch trace, --profile: operator counts, on stderr)
 keyroute profile S.py ...  run a program under keyroute.profiler (-o trace.json)
 keyroute view trace.json   the trace in the Perfetto UI on 127.0.0.1 (the viewer extra)
+keyroute generate "PROMPT" text from SmolLM2-135M (--chat, sampling options, --quantized)
 """
 
 from __future__ import annotations
@@ -319,6 +320,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .profiler.cli import add_commands as _profiler_commands
 
     _profiler_commands(sub)  # keyroute profile, keyroute view
+    from .models.llama_cli import add_command as _generate_command
+
+    _generate_command(sub)  # keyroute generate
     return parser
 
 
@@ -336,7 +340,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     return int(args.func(args) or 0)
 
 
-_COMMANDS = ("embed", "plan", "keys", "table", "dump", "schema", "run", "profile", "view")
+_COMMANDS = (
+    "embed",
+    "plan",
+    "keys",
+    "table",
+    "dump",
+    "schema",
+    "run",
+    "profile",
+    "view",
+    "generate",
+)
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

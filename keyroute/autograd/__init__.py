@@ -3,7 +3,8 @@ and the derivative formulas. The dispatch layers that build the graph (the Autog
 kernels and fallback, ADInplaceOrView) are in keyroute/layers/."""
 
 from . import tensor_api  # noqa: F401  (Tensor.backward, .grad, .grad_fn, hooks)
-from .engine import backward, grad, is_anomaly_enabled, set_detect_anomaly
+from .anomaly_mode import detect_anomaly, set_detect_anomaly
+from .engine import backward, grad, is_anomaly_enabled
 from .function import Function, FunctionCtx, once_differentiable
 from .grad_mode import (
     enable_grad,
@@ -22,6 +23,7 @@ __all__ = [
     "backward",
     "detect_anomaly",
     "grad",
+    "is_anomaly_enabled",
     "gradcheck",
     "gradgradcheck",
     "once_differentiable",
@@ -33,20 +35,6 @@ __all__ = [
     "no_grad",
     "set_grad_enabled",
 ]
-
-
-class detect_anomaly:  # noqa: N801
-    """Within the block, backward checks every node's gradients for NaN (names the node)."""
-
-    def __init__(self, check_nan: bool = True) -> None:
-        self.check_nan = check_nan
-
-    def __enter__(self) -> None:
-        self.prev = is_anomaly_enabled()
-        set_detect_anomaly(self.check_nan)
-
-    def __exit__(self, *exc: object) -> None:
-        set_detect_anomaly(self.prev)
 
 
 def _register_aten_layers() -> None:
@@ -67,4 +55,9 @@ def _register_aten_layers() -> None:
     kernels.register_all(lib)
 
 
-from . import forward_ad  # noqa: E402, F401  (torch.autograd.forward_ad)
+from . import forward_ad, functional, graph  # noqa: E402, F401  (torch.autograd.forward_ad, ...)
+from .multi_grad_hook import register_multi_grad_hook as _multi  # noqa: E402
+
+# torch.autograd.graph.register_multi_grad_hook lives in its own module (it needs the engine,
+# which imports graph): installed here so graph.py stays below the engine.
+graph.register_multi_grad_hook = _multi

@@ -26,7 +26,8 @@ from .graph import AccumulateGrad, Node, gradient_edge
 
 __all__ = ["backward", "grad", "accumulate_into_grad", "attach_not_implemented"]
 
-_anomaly = [False]
+# [check NaN now (enabled and check_nan), enabled, check_nan]: the engine reads [0] per node
+_anomaly = [False, False, True]
 
 
 def _ops() -> Any:
@@ -255,6 +256,9 @@ def _run(
     prev_grad = _tls.s.grad_enabled
     _tls.s.grad_enabled = create_graph
     _tls.s.refresh()
+    # The running graph task, for will_engine_execute_node (register_multi_grad_hook).
+    prev_task = _graph_task[0]
+    _graph_task[0] = (next(_task_ids), seen, needed, accumulate, only)
     try:
         while ready:
             _, _, node = heapq.heappop(ready)
@@ -290,11 +294,38 @@ def _run(
             for node in all_nodes:
                 node.release_variables()
     finally:
+        _graph_task[0] = prev_task
         _tls.s.grad_enabled = prev_grad
         _tls.s.refresh()
     if capture is None:
         return []
     return [captured.get((id(n), nr)) for n, nr in capture]
+
+
+_graph_task: list[Any] = [None]  # (id, reachable node ids, needed ids or None, accumulate, only)
+_task_ids = itertools.count()
+
+
+def current_graph_task_id() -> int:
+    """The running backward's id, -1 outside one (torch._C._current_graph_task_id)."""
+    task = _graph_task[0]
+    return -1 if task is None else task[0]
+
+
+def will_engine_execute_node(node: Node) -> bool:
+    """Whether the running backward will run `node` (torch._C._will_engine_execute_node)."""
+    task = _graph_task[0]
+    if task is None:
+        raise RuntimeError(
+            "_will_engine_execute_node should only be called during the backward pass"
+        )
+    _tid, seen, needed, accumulate, only = task
+    key = id(node)
+    if key not in seen:
+        return False
+    if isinstance(node, AccumulateGrad):
+        return accumulate and (needed is None or key in needed) and (only is None or key in only)
+    return needed is None or key in needed
 
 
 def _needed_nodes(nodes: list[Node], targets: set[int]) -> set[int]:
@@ -366,14 +397,30 @@ def _call_node(node: Node, grads: list[Any], retain_graph: bool) -> list[Any]:
         return []
     if all(g is None for g in grads):
         return [None] * len(node.next_edges)
-    outputs = list(apply(grads))
+    if _anomaly[1]:
+        try:
+            outputs = list(apply(grads))
+        except Exception:
+            _warn_anomaly(node)
+            raise
+    else:
+        outputs = list(apply(grads))
     outputs = _validate(node, outputs)
     if _anomaly[0]:
-        _check_nan(node, outputs)
+        try:
+            _check_nan(node, outputs)
+        except RuntimeError:
+            _warn_anomaly(node)
+            raise
     if node._hooks:
         for hook in list(node._hooks):
             new = hook(tuple(outputs), tuple(grads))
             if new is not None:
+                if len(new) != len(outputs):
+                    raise RuntimeError(
+                        f"hook '{getattr(hook, '__name__', hook)}' has returned an incorrect "
+                        f"number of values (got {len(new)}, but expected {len(outputs)})"
+                    )
                 outputs = list(new)
     return outputs
 
@@ -630,9 +677,30 @@ def _warn_hook(op: Any) -> Any:
     return hook
 
 
-def set_detect_anomaly(mode: bool) -> None:
-    _anomaly[0] = bool(mode)
+def set_anomaly_enabled(enabled: bool, check_nan: bool = True) -> None:
+    """torch.set_anomaly_enabled: anomaly mode and its NaN check."""
+    _anomaly[1] = bool(enabled)
+    _anomaly[2] = bool(check_nan)
+    _anomaly[0] = _anomaly[1] and _anomaly[2]
 
 
 def is_anomaly_enabled() -> bool:
-    return _anomaly[0]
+    return _anomaly[1]
+
+
+def is_anomaly_check_nan_enabled() -> bool:
+    return _anomaly[2]
+
+
+def _warn_anomaly(node: Node) -> None:
+    """PyTorch's warning when a node fails in anomaly mode: it names the node, then prints the
+    forward traceback that anomaly mode recorded in the node's metadata (empty when none was)."""
+    import warnings
+
+    stack = node.__dict__.get("_metadata", {}).get("traceback_", "")
+    warnings.warn(
+        f"Error detected in {node.name()}. Traceback of forward call that caused the error:\n"
+        f"{''.join(stack) if isinstance(stack, list) else stack}",
+        UserWarning,
+        stacklevel=2,
+    )

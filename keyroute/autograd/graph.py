@@ -17,7 +17,11 @@ from ..dispatcher.keys import DispatchKey
 from ..dispatcher.keyset import REQUIRES_GRAD_BIT, key_bits
 from ..dispatcher.tls import state as _tls
 from ..tensor._tensor import make_tensor
+from . import saved_hooks as _saved_hooks
 from ._meta import INFERENCE_VERSION, AutogradMeta, autograd_meta, version_counter
+from .saved_hooks import disable_saved_tensors_hooks, save_on_cpu, saved_tensors_hooks
+from .saved_hooks import pack_with_hooks as _pack_with_hooks
+from .saved_hooks import unpack_with_hooks as _unpack_with_hooks
 
 __all__ = [
     "Node",
@@ -27,6 +31,9 @@ __all__ = [
     "gradient_edge",
     "set_history",
     "collect_next_edges",
+    "saved_tensors_hooks",
+    "save_on_cpu",
+    "disable_saved_tensors_hooks",
 ]
 
 _sequence = itertools.count()
@@ -45,12 +52,25 @@ class SavedTensor:
     invisible otherwise: keyroute dispatches `detach` only then (Note [observed detach]).
     """
 
-    __slots__ = ("tensor", "version", "is_output", "output_nr", "requires_grad", "_freed")
+    __slots__ = (
+        "tensor",
+        "version",
+        "is_output",
+        "output_nr",
+        "requires_grad",
+        "_freed",
+        "hooks",
+    )
+    hooks: Any  # (unpack_hook, packed, grad_fn, data) under saved_tensors_hooks, else None
 
     def __init__(self, t: Any, is_output: bool = False, output_nr: int = 0, st: Any = None) -> None:
         # st: this thread's ThreadState when the caller already holds it (saves a TLS lookup).
         self._freed = False
+        self.hooks = None
         self.output_nr = output_nr
+        if _saved_hooks.active and t is not None and _saved_hooks.current_hooks() is not None:
+            _pack_with_hooks(self, t, is_output, grad_accumulator)
+            return
         if t is None:
             self.is_output = False
             self.tensor = None
@@ -94,6 +114,8 @@ class SavedTensor:
     def unpack(self, node: Node | None = None) -> Any:
         if self._freed:
             raise RuntimeError(_FREED_MESSAGE)
+        if self.hooks is not None:
+            return _unpack_with_hooks(self, node)
         t = self.tensor
         if t is None:
             return None
@@ -118,7 +140,16 @@ class SavedTensor:
 
     def free(self) -> None:
         self.tensor = None
+        self.hooks = None
         self._freed = True
+
+    def register_hooks(
+        self, pack_hook: Callable[[Any], Any], unpack_hook: Callable[[Any], Any]
+    ) -> None:
+        """SavedTensor.register_hooks (grad_fn._raw_saved_<name>): pack what is saved now."""
+        from .saved_hooks import register_hooks_on
+
+        register_hooks_on(self, pack_hook, unpack_hook)
 
 
 # Note [observed detach]: PyTorch's TensorImpl::shallow_copy_and_detach (SavedVariable's

@@ -70,6 +70,11 @@ class FormulaNode(Node):
             if key in saved:
                 v = saved[key]
                 return v.unpack(self) if isinstance(v, SavedTensor) else v
+        if name.startswith("_raw_saved_"):
+            # The SavedTensor object itself (register_hooks on one saved tensor).
+            v = self.__dict__.get("saved", {}).get(name[len("_raw_saved_") :])
+            if isinstance(v, SavedTensor):
+                return v
         raise AttributeError(f"'{self._name}' object has no attribute '{name}'")
 
 

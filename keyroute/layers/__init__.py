@@ -17,6 +17,10 @@ keyroute/dispatcher/; the backends (the bottom of every chain) are keyroute/kern
     PythonTLSSnapshot, Python    python.py             dispatch modes and `__torch_dispatch__`
                                                        subclasses (FakeTensorMode is such a mode:
                                                        keyroute/subclasses/fake_tensor.py)
+    AutocastCPU (AutocastCUDA,   autocast.py           automatic mixed precision: PyTorch's CPU
+    ... state only)                                    cast policies (lower_precision_fp, fp32,
+                                                       promote) per operator, the weight-cast
+                                                       cache; off = the key stays TLS-excluded
     FuncTorchDynamicLayer*,      functorch.py          torch.func: the dynamic layer stack (each
     FuncTorchBatched                                   transform a level), BatchedTensor and vmap's
                                                        batching rules with the per-sample fallback

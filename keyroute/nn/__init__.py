@@ -1,6 +1,6 @@
 """Neural-network modules, parameters, initialisation and functions (torch.nn)."""
 
-from . import functional, init  # noqa: F401
+from . import functional, init, utils  # noqa: F401
 from .modules import *  # noqa: F403
 from .modules import __all__ as _modules_all
 from .parameter import Buffer, Parameter

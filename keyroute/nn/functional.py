@@ -611,3 +611,17 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     return _op("one_hot")(tensor, num_classes)
+
+
+# The families defined in keyroute/nn/_functional/ (one module each): their names are
+# torch.nn.functional's too.
+from ._functional import attention as _attention  # noqa: E402
+from ._functional import norms as _norms  # noqa: E402
+
+for _family in (_norms, _attention):
+    for _name in _family.__all__:
+        globals()[_name] = getattr(_family, _name)
+        __all__.append(_name)
+del _family, _name
+_canonical_mask = _attention._canonical_mask
+_none_or_dtype = _attention._none_or_dtype

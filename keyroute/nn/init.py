@@ -108,7 +108,7 @@ def _erfinv_(t: Tensor) -> None:
     a = t._data.astype(np.float64)
     # Newton iterations on erf(y) = a from a good initial guess.
     y = np.sign(a) * np.sqrt(-np.log(np.maximum(1 - a * a, 1e-300)))
-    from ..kernels.cpu.elementwise import erf_array
+    from ..kernels.cpu._special import erf_array
 
     for _ in range(30):
         err = erf_array(y) - a

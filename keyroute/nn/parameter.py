@@ -6,7 +6,7 @@ from typing import Any
 
 from ..tensor._tensor import Tensor, make_tensor
 
-__all__ = ["Parameter", "Buffer", "is_lazy"]
+__all__ = ["Parameter", "Buffer", "UninitializedParameter", "UninitializedBuffer", "is_lazy"]
 
 
 def _detached(data: Tensor) -> Tensor:
@@ -104,5 +104,43 @@ class Buffer(Tensor):
         pass
 
 
+class UninitializedParameter(Parameter):
+    """A parameter whose shape is not known yet (a lazy module's, until its first call)."""
+
+    cls_to_become = Parameter
+
+    def __new__(
+        cls, requires_grad: bool = True, device: Any = None, dtype: Any = None
+    ) -> UninitializedParameter:
+        from .._api.creation import empty
+
+        return Parameter.__new__(cls, empty(0, dtype=dtype), requires_grad)
+
+    def __init__(self, requires_grad: bool = True, device: Any = None, dtype: Any = None) -> None:
+        pass
+
+    def __repr__(self, **kwargs: Any) -> str:
+        return "<UninitializedParameter>"
+
+
+class UninitializedBuffer(Tensor):
+    """A buffer whose shape is not known yet (a lazy module's, until its first call)."""
+
+    def __new__(
+        cls, requires_grad: bool = False, device: Any = None, dtype: Any = None
+    ) -> UninitializedBuffer:
+        from .._api.creation import empty
+
+        data = empty(0, dtype=dtype)
+        return make_tensor(_detached(data)._data, data._dtype, data._ks, cls)
+
+    def __init__(self, requires_grad: bool = False, device: Any = None, dtype: Any = None) -> None:
+        pass
+
+    def __repr__(self, **kwargs: Any) -> str:
+        return "<UninitializedBuffer>"
+
+
 def is_lazy(param: Any) -> bool:
-    return False
+    """Whether param is a lazy module's placeholder."""
+    return isinstance(param, (UninitializedParameter, UninitializedBuffer))

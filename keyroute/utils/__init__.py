@@ -8,7 +8,7 @@ __all__ = ["swap_tensors"]
 def __getattr__(name: str) -> object:
     # keyroute.utils.data (torch.utils.data) loads on first use: it pulls in multiprocessing,
     # which `import keyroute` should not pay for.
-    if name == "data":
+    if name in ("data", "checkpoint"):
         import importlib
 
         return importlib.import_module(".data", __name__)

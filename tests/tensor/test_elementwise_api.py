@@ -16,7 +16,7 @@ import pytest
 
 import keyroute
 import keyroute as t
-from keyroute.kernels.cpu import elementwise as cpu_ew
+from keyroute.kernels.cpu import _special as cpu_ew
 from keyroute.utils.python_dispatch import TorchDispatchMode
 
 TRACES = [

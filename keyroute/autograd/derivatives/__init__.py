@@ -31,6 +31,7 @@ from . import (  # noqa: E402, F401, I001
     indexing,
     assembly,
     nn,
+    norms,
     backward_ops,
     functional_variants,
     inplace,

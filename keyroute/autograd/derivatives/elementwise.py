@@ -1,4 +1,4 @@
-"""Derivative formulas of the elementwise operators (aten/elementwise.py): arithmetic, unary
+"""Derivative formulas of the elementwise operators (aten/elementwise/): arithmetic, unary
 math, activations."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Derivative formulas of the nn operators (aten/nn.py)."""
+"""Derivative formulas of the nn operators (aten/nn/)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Derivative formulas of the reductions (aten/reductions.py)."""
+"""Derivative formulas of the reductions (aten/reductions/)."""
 
 from __future__ import annotations
 

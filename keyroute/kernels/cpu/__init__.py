@@ -3,8 +3,10 @@
 import warnings
 
 # Dependency order: each family may use the ones before it.
-from . import core, elementwise, views, reductions, indexing, assembly, linalg, nn  # noqa: F401
+from . import core, unary, elementwise, binary, ternary, views, reductions, indexing  # noqa: F401
+from . import assembly, linalg, nn  # noqa: F401
 from . import random  # noqa: F401
+from . import norms  # noqa: F401
 from . import backward_ops, conv_backward  # noqa: F401
 from . import dynamic_shape  # noqa: F401
 

@@ -2,7 +2,7 @@
 
 Reduced-precision inputs (float16, bfloat16) compute in float32 and round once, as PyTorch's
 CPU kernels accumulate in their opmath type. Errors come from the operators' meta functions
-(aten/nn.py), called before any computation, so a failing call writes nothing.
+(aten/nn/), called before any computation, so a failing call writes nothing.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Kernels call `np.add.reduce`, `np.maximum.reduce`, ... directly (the `ndarray.sum`-style
 methods add a Python layer each). float16/bfloat16 accumulate in float32 and round once, as
 PyTorch's CPU kernels do; integers and bool sum/prod/cumsum in int64. Validation (dims, dtypes,
-empty reductions) comes from keyroute/aten/reductions.py, shared with the meta functions.
+empty reductions) comes from keyroute/aten/reductions/rules.py, shared with the meta functions.
 """
 
 from __future__ import annotations

@@ -16,3 +16,14 @@ __all__ = [
     "ParameterDict",
     *_layers_all,
 ]
+
+# The families defined in their own modules (PyTorch's file names): each exports its __all__.
+from . import activation_mha, batchnorm, instancenorm, lazy, rnn, transformer  # noqa: E402, F401
+
+_FAMILIES = (batchnorm, instancenorm, normalization, rnn, activation_mha, transformer)
+for _family in _FAMILIES:
+    for _name in _family.__all__:
+        globals()[_name] = getattr(_family, _name)
+        if _name not in __all__:
+            __all__.append(_name)
+del _family, _name

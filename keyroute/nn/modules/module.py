@@ -18,6 +18,10 @@ __all__ = ["Module", "register_module_forward_pre_hook", "register_module_forwar
 
 # Hooks run around every module's forward (torch.nn.modules.module's global hooks).
 _global_forward_pre_hooks: OrderedDict[int, Callable[..., Any]] = OrderedDict()
+#: Bumped by every Module.__setattr__: compiled modules re-read their state when it moved.
+_SETATTR_EPOCH = [0]
+#: Module.compile's implementation, set by keyroute._dynamo.api.
+_COMPILE_IN_PLACE: list[Callable[..., Any]] = [lambda *a, **k: None]
 _global_forward_hooks: OrderedDict[int, Callable[..., Any]] = OrderedDict()
 
 
@@ -149,8 +153,15 @@ class Module:
             self._forward_pre_hooks.move_to_end(handle.id, last=False)
         return handle
 
+    def compile(self, *args: Any, **kwargs: Any) -> None:
+        """Compile this module's forward in place (torch.nn.Module.compile): later calls run
+        through keyroute.compile with the given arguments."""
+        # keyroute._dynamo installs the implementation (a lazy import would close a circle).
+        _COMPILE_IN_PLACE[0](self, *args, **kwargs)
+
     # -- attributes --------------------------------------------------------------------------
     def __setattr__(self, name: str, value: Any) -> None:
+        _SETATTR_EPOCH[0] += 1  # compiled modules re-read their state (keyroute._dynamo guards)
         params = self.__dict__.get("_parameters")
         if isinstance(value, Parameter):
             if params is None:

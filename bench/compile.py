@@ -1,0 +1,224 @@
+"""keyroute.compile: per-step times against eager keyroute, hand-written NumPy and (when
+installed and cheap) torch.compile; compile times; guard cost. One BLAS thread, one process,
+medians of repeats.
+
+    python bench/compile.py [--no-torch]
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import _common  # noqa: F401  (one BLAS thread; before NumPy)
+import numpy as np
+from _common import measure, torch_or_none
+
+import keyroute
+
+D, H, HD, T, FF = 256, 4, 64, 128, 1024
+
+
+def decode_step(lib):  # noqa: ANN001, ANN201  (keyroute or torch)
+    F = lib.nn.functional
+
+    def rms(x, g):
+        return x * lib.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * g
+
+    def step(x, pos, g1, wq, wk, wv, wo, g2, w1, w3, w2, kcache, vcache):
+        h = rms(x, g1)
+        q = F.linear(h, wq).view(1, H, HD).transpose(0, 1)
+        k = F.linear(h, wk).view(1, H, HD).transpose(0, 1)
+        v = F.linear(h, wv).view(1, H, HD).transpose(0, 1)
+        kcache.index_copy_(1, pos, k)
+        vcache.index_copy_(1, pos, v)
+        att = lib.softmax((q @ kcache.transpose(-1, -2)) * (HD**-0.5), dim=-1)
+        o = (att @ vcache).transpose(0, 1).reshape(1, D)
+        x = x + F.linear(o, wo)
+        h = rms(x, g2)
+        return x + F.linear(F.silu(F.linear(h, w1)) * F.linear(h, w3), w2)
+
+    return step
+
+
+def decode_inputs(lib):  # noqa: ANN001, ANN201
+    g = np.random.default_rng(0)
+
+    def t(*shape, scale=0.05):
+        return lib.from_numpy((g.standard_normal(shape) * scale).astype(np.float32))
+
+    return (
+        t(1, D, scale=1.0), lib.tensor([7]), t(D, scale=1.0), t(D, D), t(D, D), t(D, D), t(D, D),
+        t(D, scale=1.0), t(FF, D), t(FF, D), t(D, FF), t(H, T, HD), t(H, T, HD),
+    )  # fmt: skip
+
+
+def hand_numpy_step(args):  # noqa: ANN001, ANN201
+    x, pos, g1, wq, wk, wv, wo, g2, w1, w3, w2, kc, vc = [a.numpy() for a in args]
+    p = int(pos[0])
+    scale = np.float32(HD**-0.5)
+
+    def rms(x, g):
+        return x * (1 / np.sqrt(np.mean(x * x, -1, keepdims=True) + np.float32(1e-6))) * g
+
+    def step():
+        h = rms(x, g1)
+        q = (h @ wq.T).reshape(H, 1, HD)
+        kc[:, p] = (h @ wk.T).reshape(H, HD)
+        vc[:, p] = (h @ wv.T).reshape(H, HD)
+        s = (q @ kc.transpose(0, 2, 1)) * scale
+        s = np.exp(s - s.max(-1, keepdims=True))
+        s /= s.sum(-1, keepdims=True)
+        o = (s @ vc).reshape(1, D)
+        y = x + o @ wo.T
+        h2 = rms(y, g2)
+        a = h2 @ w1.T
+        return y + ((a / (1 + np.exp(-a))) * (h2 @ w3.T)) @ w2.T
+
+    return step
+
+
+def rms_case(rows):  # noqa: ANN001, ANN201
+    g = np.random.default_rng(1)
+    x = keyroute.from_numpy(g.standard_normal((rows, 4096)).astype(np.float32))
+    w = keyroute.from_numpy(g.standard_normal(4096).astype(np.float32))
+
+    def f(x, w):
+        return x * keyroute.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * w
+
+    xn, wn = x.numpy(), w.numpy()
+
+    def hand():
+        return xn * (1 / np.sqrt(np.mean(xn**2, -1, keepdims=True) + np.float32(1e-6))) * wn
+
+    return f, (x, w), hand
+
+
+def mlp_train_case():  # noqa: ANN201
+    nn = keyroute.nn
+    keyroute.manual_seed(0)
+    model = nn.Sequential(nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 10))
+    x = keyroute.randn(64, 784)
+    y = keyroute.randint(0, 10, (64,))
+    return model, x, y
+
+
+def blas_kernel() -> str:
+    try:
+        from threadpoolctl import threadpool_info
+    except ImportError:
+        return "threadpoolctl not installed"
+    infos = [i for i in threadpool_info() if i.get("user_api") == "blas"]
+    return ", ".join(
+        f"{i.get('internal_api')} {i.get('version')} {i.get('architecture')} "
+        f"threads={i.get('num_threads')}" for i in infos
+    ) or "no BLAS found"  # fmt: skip
+
+
+def main() -> None:
+    use_torch = "--no-torch" not in sys.argv
+    rows = []
+    print(f"BLAS: {blas_kernel()}")
+
+    # -- decode step -----------------------------------------------------------------------
+    args = decode_inputs(keyroute)
+    step = decode_step(keyroute)
+    t_eager = measure(lambda: step(*args))
+    t0 = time.perf_counter()
+    keyroute._dynamo.reset()
+    cstep = keyroute.compile(step, backend="inductor", mode="reduce-overhead", fullgraph=True)
+    cstep(*args)
+    t_compile = time.perf_counter() - t0
+    t_comp = measure(lambda: cstep(*args))
+    plain = keyroute.compile(step, backend="inductor", fullgraph=True)
+    plain(*args)
+    t_plain = measure(lambda: plain(*args))
+    hand = hand_numpy_step(args)
+    t_hand = measure(hand)
+    rows.append(("decode step: eager keyroute", t_eager, t_hand))
+    rows.append(("decode step: inductor", t_plain, t_hand))
+    rows.append(("decode step: inductor + reduce-overhead", t_comp, t_hand))
+    rows.append(("decode step: hand NumPy", t_hand, t_hand))
+    torch = torch_or_none() if use_torch else None
+    if torch is not None:
+        targs = [torch.from_numpy(a.numpy().copy()) for a in args]
+        tstep = decode_step(torch)
+        rows.append(("decode step: torch eager", measure(lambda: tstep(*targs)), t_hand))
+        t1 = time.perf_counter()
+        tc = torch.compile(tstep)
+        tc(*targs)
+        t_torch_compile = time.perf_counter() - t1
+        rows.append(("decode step: torch.compile", measure(lambda: tc(*targs)), t_hand))
+    else:
+        t_torch_compile = None
+
+    # -- RMSNorm ---------------------------------------------------------------------------
+    for r in (512, 1):
+        f, a, handf = rms_case(r)
+        cf = keyroute.compile(f, backend="inductor")
+        cf(*a)
+        th = measure(handf)
+        rows.append((f"RMSNorm ({r}, 4096): inductor", measure(lambda cf=cf, a=a: cf(*a)), th))
+        rows.append((f"RMSNorm ({r}, 4096): eager keyroute", measure(lambda f=f, a=a: f(*a)), th))
+
+    # -- MLP training step -----------------------------------------------------------------
+    model, x, y = mlp_train_case()
+    F = keyroute.nn.functional
+    opt = keyroute.optim.SGD(model.parameters(), lr=0.01)
+    cm = keyroute.compile(model, backend="inductor")
+
+    def train_step(m):
+        opt.zero_grad()
+        loss = F.cross_entropy(m(x), y)
+        loss.backward()
+        opt.step()
+        return loss
+
+    train_step(cm)
+    t_train_c = measure(lambda: train_step(cm), repeat=7)
+    t_train_e = measure(lambda: train_step(model), repeat=7)
+    W1, b1, W2, b2 = (p.detach().numpy().copy() for p in model.parameters())
+    xn, yn = x.numpy(), y.numpy()
+
+    def hand_train():
+        nonlocal W1, b1, W2, b2
+        h = xn @ W1.T + b1
+        r = np.maximum(h, 0)
+        z = r @ W2.T + b2
+        z = z - z.max(1, keepdims=True)
+        p = np.exp(z)
+        p /= p.sum(1, keepdims=True)
+        p[np.arange(64), yn] -= 1
+        p /= 64
+        gW2 = p.T @ r
+        gb2 = p.sum(0)
+        gr = p @ W2
+        gr[h <= 0] = 0
+        gW1 = gr.T @ xn
+        gb1 = gr.sum(0)
+        W1 -= 0.01 * gW1
+        b1 -= 0.01 * gb1
+        W2 -= 0.01 * gW2
+        b2 -= 0.01 * gb2
+
+    t_train_h = measure(hand_train, repeat=7)
+    rows.append(("MLP 784-256-10 train step: compiled", t_train_c, t_train_h))
+    rows.append(("MLP 784-256-10 train step: eager keyroute", t_train_e, t_train_h))
+
+    # -- guard cost --------------------------------------------------------------------------
+    tiny = keyroute.compile(lambda a, b: a, backend="eager")
+    ta, tb = keyroute.ones(2), keyroute.ones(2)
+    tiny(ta, tb)
+    t_guard = measure(lambda: tiny(ta, tb))
+
+    print(f"{'case':48s} {'time':>10s} {'vs hand NumPy':>14s}")
+    for name, t, ref in rows:
+        print(f"{name:48s} {t * 1e6:8.1f}us {t / ref:13.2f}x")
+    print(f"decode step compile time (cold, inductor + reduce-overhead): {t_compile * 1e3:.0f} ms")
+    if t_torch_compile is not None:
+        print(f"decode step torch.compile time: {t_torch_compile:.1f} s")
+    print(f"guard check + call of a compiled identity (2 tensors): {t_guard * 1e6:.2f} us")
+
+
+if __name__ == "__main__":
+    main()

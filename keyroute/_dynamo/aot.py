@@ -1,0 +1,23 @@
+"""The AOT step of the "aot_eager" and "inductor" backends: the captured graph through AOT
+Autograd (keyroute._functorch.aot_autograd), its forward and backward graphs handed to a
+graph compiler (None: run them through the dispatcher)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+
+def aot_compile(gm: Any, example_inputs: list[Any], compiler: Callable[..., Any] | None) -> Any:
+    from .._functorch.aot_autograd import aot_function
+
+    fn = aot_function(gm, compiler, compiler)
+
+    from ..tensor._tensor import Tensor
+
+    def run(*args: Any) -> Any:
+        out = fn(*args)
+        # aot_function returns a lone output bare; the runtime reads a sequence.
+        return (out,) if isinstance(out, Tensor) else out
+
+    return run

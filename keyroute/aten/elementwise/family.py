@@ -1,0 +1,140 @@
+"""How an elementwise operator is defined: ``_family`` makes the functional form, its in-place
+(``name_``) and out= forms from one dtype/shape rule, with PyTorch's checks for each kind of
+kernel."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ...tensor._tensor import Tensor
+from ...tensor.dtype import (
+    bool_,
+    dtype,
+)
+from .._define import aten, aten_lib, defop, register_meta
+from .._meta_util import shape_of
+from .checks import CPP_NAME, _check_cast, _result, check_inplace_shape
+
+# ----------------------------------------------------------------------------- variants
+
+#: A rule: (*args, **kwargs) -> (broadcast shape, result dtype), raising broadcast errors only.
+Rule = Callable[..., tuple[tuple[int, ...], dtype]]
+
+
+def _params_inplace(params: str) -> str:
+    return params.replace("Tensor self", "Tensor(a!) self", 1)
+
+
+def _params_out(params: str) -> str:
+    sep = ", " if "*" in params else ", *, "
+    return f"{params}{sep}Tensor(a!) out"
+
+
+def _inplace(schema: str, functional: Any, rule: Rule | None, cpp_names: bool = False) -> Any:
+    """Define an in-place op computed by `functional`. As TensorIterator, the broadcast shape
+    must be self's and the result dtype castable to self's before the kernel runs (so its
+    dtype errors come after these); self is written only once the result exists."""
+    op = defop(schema)
+    fn = aten(functional) if isinstance(functional, str) else functional
+
+    def inplace(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if rule is not None:
+            shape, dt = rule(self, *args, **kwargs)
+            check_inplace_shape(self, shape)
+            _check_cast(dt, self._dtype, cpp_names)
+        result = fn(self, *args, **kwargs)
+        check_inplace_shape(self, shape_of(result))
+        _check_cast(result._dtype, self._dtype, cpp_names)
+        aten("copy_")(self, result)
+        return self
+
+    inplace.__name__ = op.__name__
+    aten_lib.impl(op, inplace, "CompositeExplicitAutograd")
+    return op
+
+
+def _resize_out(out: Tensor, shape: tuple[int, ...]) -> None:
+    from .._variants import resize_output
+
+    resize_output(out, shape)
+
+
+def _out(schema: str, functional: Any, rule: Rule | None, check: str = "cast") -> Any:
+    """Define an out= op computed by `functional`. `check` is PyTorch's check of out's dtype:
+    "cast" (TensorIterator with promotion: the result must be castable to out), "found"
+    (unary TensorIterator ops: same dtype, "Found dtype Long but expected Float"), "cpp"
+    (out wrappers generated for CompositeExplicitAutograd ops: same dtype, C++ type names),
+    "any" (comparisons, logical ops: any dtype), "bool" (signbit & co: bool out only),
+    "nan_to_num" (its own words)."""
+    op = defop(schema)
+    fn = aten(functional) if isinstance(functional, str) else functional
+    name = op._schema.name.split("::")[-1]
+
+    def out_kernel(*args: Any, out: Tensor, **kwargs: Any) -> Tensor:
+        if rule is not None and check in ("found", "cast", "nan_to_num"):
+            _shape_, dt = rule(*args, **kwargs)
+            if check == "found" and out._dtype is not dt:
+                raise RuntimeError(f"Found dtype {out._dtype._short} but expected {dt._short}")
+            if check == "nan_to_num" and out._dtype is not dt:
+                raise RuntimeError(
+                    f"nan_to_num: dtype of out: {out._dtype._short} should be same as input: "
+                    f"{dt._short}"
+                )
+            _check_cast(dt, out._dtype)
+        elif check == "bool" and out._dtype is not bool_:
+            raise RuntimeError(f"{name} does not support non-boolean outputs.")
+        result = fn(*args, **kwargs)
+        if check == "cast":
+            _check_cast(result._dtype, out._dtype)
+        elif check == "cpp" and out._dtype is not result._dtype:
+            raise RuntimeError(
+                f"Expected out tensor to have dtype {CPP_NAME[result._dtype]}, but got "
+                f"{CPP_NAME[out._dtype]} instead"
+            )
+        _resize_out(out, shape_of(result))
+        aten("copy_")(out, result)
+        return out
+
+    out_kernel.__name__ = op.__name__
+    aten_lib.impl(op, out_kernel, "CompositeExplicitAutograd")
+    return op
+
+
+def _family(
+    qual: str,
+    params: str,
+    rule: Rule,
+    check: Callable[..., None] | None = None,
+    *,
+    layout: str = "iter",
+    inplace: bool | str = True,
+    out: str | None = "out",
+    out_check: str = "cast",
+    inplace_cpp_names: bool = False,
+) -> Any:
+    """Define `qual(params) -> Tensor`: its meta function runs `rule` (shape and dtype),
+    then `check` (dtype support, argument checks), and lays the output out as `layout`.
+    Also its `_` form (`inplace` may name its overload) and out= form (`out` names it)."""
+    name, _, overload = qual.partition(".")
+    op = defop(f"{qual}({params}) -> Tensor")
+
+    def meta_fn(*args: Any, **kwargs: Any) -> Tensor:
+        shape, dt = rule(*args, **kwargs)
+        if check is not None:
+            check(*args, **kwargs)
+        return _result(shape, dt, layout, args, kwargs)
+
+    meta_fn.__name__ = qual.replace(".", "_")
+    register_meta(op, meta_fn)
+    if inplace:
+        ov = inplace if isinstance(inplace, str) else overload
+        _inplace(
+            f"{name}_{'.' + ov if ov else ''}({_params_inplace(params)}) -> Tensor(a!)",
+            op,
+            rule,
+            inplace_cpp_names,
+        )
+    if out:
+        _out(f"{name}.{out}({_params_out(params)}) -> Tensor(a!)", op, rule, out_check)
+    return op

@@ -1,0 +1,320 @@
+"""The Autocast layer: automatic mixed precision (AutocastCPU, and AutocastCUDA's state).
+
+Every CPU tensor carries the AutocastCPU key, and the thread's default exclude set holds every
+Autocast key, so autocast costs nothing while it is off: `set_autocast_enabled("cpu", True)`
+only removes AutocastCPU from the exclude set (PyTorch's `tls_set_dispatch_key_excluded`).
+Operators on PyTorch 2.13's CPU lists (aten/src/ATen/autocast_mode.cpp) then reach a kernel on
+AutocastCPU that casts their floating-point CPU inputs and calls the operator again with every
+Autocast key excluded, so the casts are recorded by autograd (`ToCopyBackward0`) and seen by
+dispatch modes (`aten._to_copy`) as in PyTorch. The other operators fall through the key.
+
+Policies: `lower_precision_fp` casts to the autocast dtype (bfloat16 by default), `fp32` to
+float32, `promote` to the widest floating type among the inputs (float32 over the low type).
+float64 inputs and non-floating inputs are never cast. The weight cache keeps the low-precision
+copy of float32 leaves that require grad (not views), and is cleared when the outermost
+autocast region exits.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from typing import Any
+
+from ..dispatcher.keys import DispatchKey
+from ..dispatcher.keyset import FUNCTIONALITY_MASK, key_bits
+from ..dispatcher.operator import find_op
+from ..dispatcher.registration import Library
+from ..dispatcher.tls import AUTOCAST_KEYSET
+from ..dispatcher.tls import state as _tls
+from ..tensor import dtype as _dt
+from ..tensor._tensor import Tensor
+
+__all__ = [
+    "CPU_LOWER_PRECISION_FP",
+    "CPU_FP32",
+    "CPU_PROMOTE",
+    "is_autocast_enabled",
+    "set_autocast_enabled",
+    "get_autocast_dtype",
+    "set_autocast_dtype",
+    "is_autocast_cache_enabled",
+    "set_autocast_cache_enabled",
+    "clear_autocast_cache",
+    "autocast_increment_nesting",
+    "autocast_decrement_nesting",
+]
+
+DK = DispatchKey
+
+# PyTorch 2.13's AutocastCPU registrations ("op" or "op.overload"), by policy.
+CPU_LOWER_PRECISION_FP = (
+    "conv1d conv1d.padding conv2d conv2d.padding conv3d conv3d.padding bmm mm linalg_vecdot "
+    "baddbmm addmm _addmm_activation addbmm linear _convolution.deprecated matmul conv_tbc "
+    "mkldnn_rnn_layer conv_transpose1d conv_transpose2d.input conv_transpose3d.input prelu "
+    "scaled_dot_product_attention _native_multi_head_attention"
+).split()
+CPU_FP32 = (
+    "avg_pool3d binary_cross_entropy grid_sampler polar prod prod.dim_int prod.dim_Dimname "
+    "quantile quantile.scalar nanquantile nanquantile.scalar stft stft.center cdist "
+    "grid_sampler_2d _grid_sampler_2d_cpu_fallback grid_sampler_3d trace view_as_complex "
+    "cholesky cholesky_inverse cholesky_solve inverse lu_solve orgqr ormqr pinverse max_pool3d "
+    "max_unpool2d max_unpool3d adaptive_avg_pool3d reflection_pad1d reflection_pad2d "
+    "replication_pad1d replication_pad2d replication_pad3d mse_loss cosine_embedding_loss "
+    "nll_loss nll_loss2d hinge_embedding_loss poisson_nll_loss smooth_l1_loss "
+    "cross_entropy_loss l1_loss huber_loss margin_ranking_loss soft_margin_loss "
+    "triplet_margin_loss multi_margin_loss ctc_loss.IntList ctc_loss.Tensor kl_div "
+    "multilabel_margin_loss binary_cross_entropy_with_logits fft_fft fft_ifft fft_fft2 "
+    "fft_ifft2 fft_fftn fft_ifftn fft_rfft fft_irfft fft_rfft2 fft_irfft2 fft_rfftn fft_irfftn "
+    "fft_hfft fft_ihfft linalg_cond linalg_cond.p_str linalg_matrix_rank "
+    "linalg_matrix_rank.tol_tensor linalg_matrix_rank.atol_rtol_tensor "
+    "linalg_matrix_rank.atol_rtol_float linalg_solve linalg_cholesky linalg_svdvals "
+    "linalg_eigvals linalg_eigvalsh linalg_inv linalg_householder_product linalg_tensorinv "
+    "linalg_tensorsolve fake_quantize_per_tensor_affine geqrf _lu_with_info qr svd "
+    "triangular_solve fractional_max_pool2d fractional_max_pool3d adaptive_max_pool3d "
+    "multilabel_margin_loss_forward linalg_qr linalg_cholesky_ex linalg_svd linalg_eig "
+    "linalg_eigh linalg_lstsq linalg_inv_ex"
+).split()
+CPU_PROMOTE = "stack cat index_copy index_copy.dimname".split()
+
+# The autocast dtype each device type starts with (PyTorch's autocast_dtype table).
+_DEFAULT_DTYPES = {
+    "cpu": "bfloat16",
+    "cuda": "float16",
+    "xpu": "float16",
+    "mps": "float16",
+    "hpu": "bfloat16",
+    "xla": "bfloat16",
+    "ipu": "float16",
+    "mtia": "float16",
+    "maia": "float16",
+    "privateuseone": "float16",
+}
+_KEYS = {
+    "cpu": DK.AutocastCPU,
+    "cuda": DK.AutocastCUDA,
+    "xpu": DK.AutocastXPU,
+    "mps": DK.AutocastMPS,
+    "hpu": DK.AutocastHPU,
+    "xla": DK.AutocastXLA,
+    "ipu": DK.AutocastIPU,
+    "mtia": DK.AutocastMTIA,
+    "maia": DK.AutocastMAIA,
+    "privateuseone": DK.AutocastPrivateUse1,
+}
+_KNOWN_DEVICE_TYPES = (
+    "cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, lazy, vulkan, "
+    "mps, meta, hpu, mtia, privateuseone"
+)
+
+
+class _Local(threading.local):
+    def __init__(self) -> None:
+        self.dtypes = {k: getattr(_dt, v) for k, v in _DEFAULT_DTYPES.items()}
+        self.cache_enabled = True
+        self.nesting = 0
+
+
+_local = _Local()
+# The cast cache: id(source) -> (weakref to source, cast tensor). Process-wide, as PyTorch's.
+_cache: dict[int, tuple[Any, Tensor]] = {}
+_cache_lock = threading.Lock()
+
+
+def _device_type(device_type: Any) -> str:
+    name = str(device_type)
+    if name in _KEYS:
+        return name
+    if name in _KNOWN_DEVICE_TYPES.split(", "):
+        raise RuntimeError(
+            "unknown device type for autocast in get_autocast_dispatch_key_from_device_type"
+        )
+    raise RuntimeError(
+        f"Expected one of {_KNOWN_DEVICE_TYPES} device type at start of device string: {name}"
+    )
+
+
+def is_autocast_enabled(device_type: str | None = None) -> bool:
+    """torch.is_autocast_enabled: without an argument, the CUDA state (PyTorch's default)."""
+    key = _KEYS[_device_type("cuda" if device_type is None else device_type)]
+    bits = key_bits(key)
+    return not _tls.s.exclude & bits
+
+
+def set_autocast_enabled(device_type: str, enabled: bool | None = None) -> None:
+    if enabled is None:  # torch.set_autocast_enabled(bool): the CUDA state
+        device_type, enabled = "cuda", bool(device_type)
+    key = _KEYS[_device_type(device_type)]
+    if enabled and device_type == "cpu":
+        _register()
+    bits = key_bits(key)
+    st = _tls.s
+    st.exclude = st.exclude & ~bits if enabled else st.exclude | bits
+    st.refresh()
+
+
+def get_autocast_dtype(device_type: str) -> Any:
+    return _local.dtypes[_device_type(device_type)]
+
+
+def set_autocast_dtype(device_type: str, dtype: Any) -> None:
+    _local.dtypes[_device_type(device_type)] = dtype
+
+
+def is_autocast_cache_enabled() -> bool:
+    return _local.cache_enabled
+
+
+def set_autocast_cache_enabled(enabled: bool) -> None:
+    _local.cache_enabled = bool(enabled)
+
+
+def clear_autocast_cache() -> None:
+    with _cache_lock:
+        _cache.clear()
+
+
+def autocast_increment_nesting() -> int:
+    _local.nesting += 1
+    return _local.nesting
+
+
+def autocast_decrement_nesting() -> int:
+    _local.nesting -= 1
+    return _local.nesting
+
+
+# -- the kernels ------------------------------------------------------------------------------
+
+
+def _eligible_cpu(t: Any) -> bool:
+    """is_autocast_eligible for CPU: a floating-point CPU tensor."""
+    return isinstance(t, Tensor) and t._dtype.is_floating_point and t.device.type == "cpu"
+
+
+def _cached_cast(to_type: Any, arg: Any) -> Any:
+    if isinstance(arg, (list, tuple)):
+        return type(arg)(_cached_cast(to_type, a) for a in arg)
+    if not _eligible_cpu(arg) or arg._dtype is _dt.float64 or arg._dtype is to_type:
+        return arg
+    if (
+        to_type is _local.dtypes["cpu"]
+        and arg._dtype is _dt.float32
+        and arg.requires_grad
+        and arg.is_leaf
+        and arg._base is None
+        and _local.cache_enabled
+    ):
+        with _cache_lock:
+            hit = _cache.get(id(arg))
+            if hit is not None and hit[0]() is arg:
+                return hit[1]
+            cast = arg.to(to_type)
+            _cache[id(arg)] = (weakref.ref(arg), cast)
+            return cast
+    return arg.to(to_type)
+
+
+def _promote_type(args: Any, current: Any) -> Any:
+    low = _local.dtypes["cpu"]
+    for a in args:
+        if isinstance(a, (list, tuple)):
+            current = _promote_type(a, current)
+            continue
+        if not _eligible_cpu(a):
+            continue
+        nxt = a._dtype
+        if nxt is _dt.float64:
+            continue
+        if current is _dt.float32 or nxt is _dt.float32:
+            current = _dt.float32
+        elif current is low and nxt is low:
+            current = low
+        else:
+            raise RuntimeError("Unexpected floating ScalarType in at::autocast::prioritize")
+    return current
+
+
+_EXCLUDE_ALL = AUTOCAST_KEYSET & FUNCTIONALITY_MASK
+_MASK_BELOW = ~_EXCLUDE_ALL
+
+
+def _needs_cast(a: Any, to_type: Any) -> bool:
+    if isinstance(a, Tensor):
+        return a._dtype is not to_type and a._dtype is not _dt.float64 and _eligible_cpu(a)
+    if isinstance(a, (list, tuple)):
+        return any(_needs_cast(x, to_type) for x in a)
+    return False
+
+
+def _make_kernel(op: Any, policy: str) -> Any:
+    def kernel(*args: Any, **kwargs: Any) -> Any:
+        if policy == "lower_precision_fp":
+            to_type = _local.dtypes["cpu"]
+        elif policy == "fp32":
+            to_type = _dt.float32
+        else:
+            to_type = _promote_type(args, _local.dtypes["cpu"])
+            if kwargs:
+                to_type = _promote_type(tuple(kwargs.values()), to_type)
+        # Inputs already in the target dtype (the common case for a model in bf16) pass as
+        # they are: the cast loop runs only when one needs it.
+        if any(_needs_cast(a, to_type) for a in args):
+            args = tuple(_cached_cast(to_type, a) for a in args)
+        if kwargs and any(_needs_cast(v, to_type) for v in kwargs.values()):
+            kwargs = {k: _cached_cast(to_type, v) for k, v in kwargs.items()}
+        # ExcludeDispatchKeyGuard(AutocastFunctionality), written out as the autograd layer's
+        # guard is: the operator is called again from the top, below every Autocast key.
+        st = _tls.s
+        exclude, mask, im = st.exclude, st.mask, st.im
+        st.exclude = exclude | _EXCLUDE_ALL
+        st.mask = new_mask = mask & _MASK_BELOW
+        st.im = (im[0], new_mask)
+        try:
+            return op(*args, **kwargs)
+        finally:
+            st.exclude, st.mask, st.im = exclude, mask, im
+
+    kernel.__name__ = f"autocast_{policy}_{op._name.split('::')[-1]}"
+    return kernel
+
+
+_lib: list[Any] = []
+_registered: set[str] = set()
+
+
+def _register() -> None:
+    """Register the AutocastCPU kernels of every listed operator keyroute defines (on first
+    enable, so operators defined after import are covered and import pays nothing)."""
+    todo = [
+        (name, policy)
+        for policy, names in (
+            ("lower_precision_fp", CPU_LOWER_PRECISION_FP),
+            ("fp32", CPU_FP32),
+            ("promote", CPU_PROMOTE),
+        )
+        for name in names
+        if name not in _registered
+    ]
+    if not todo:
+        return
+    if not _lib:
+        _lib.append(Library._internal("aten", "IMPL"))
+    for name, policy in todo:
+        op = find_op("aten::" + name)
+        if op is None:
+            continue
+        _lib[0].impl(name, _make_kernel(op, policy), "AutocastCPU")
+        _registered.add(name)
+
+
+def policy_of(name: str) -> str | None:
+    """The CPU policy PyTorch gives an operator ("op" or "op.overload"), or None."""
+    for policy, names in (
+        ("lower_precision_fp", CPU_LOWER_PRECISION_FP),
+        ("fp32", CPU_FP32),
+        ("promote", CPU_PROMOTE),
+    ):
+        if name in names:
+            return policy
+    return None

@@ -1,0 +1,44 @@
+"""Building a `Llama` from a GGUF file: the shape from its metadata, the module tree on the
+meta device (nothing allocated), then the file's tensors assigned in place of the meta ones
+(`load_state_dict(assign=True)`), and the tokenizer from the same metadata."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .._api import creation as _creation
+from ..tensor.device import Device
+from .gguf_file import open_gguf
+
+__all__ = ["load_gguf"]
+
+
+def load_gguf(
+    model_class: Any,
+    path: str | Path | None = None,
+    *,
+    use_custom_ops: bool = True,
+    quantized: bool = False,
+    max_seq_len: int = 2048,
+) -> Any:
+    """`model_class` (Llama) built and loaded from the GGUF file at `path`."""
+    from .llama_tokenizer import LlamaTokenizer
+
+    g = open_gguf(path)
+    cfg = g.config
+    with Device("meta"):
+        model = model_class(cfg, use_custom_ops=use_custom_ops)
+    state = {}
+    for name in g.tensors:
+        if quantized and g.tensors[name].ggml_type in (3, 8) and name != "embed_tokens.weight":
+            from .quantized import quantized_tensor
+
+            state[name] = quantized_tensor(g.tensors[name])
+        else:
+            state[name] = _creation.from_numpy(g.dequantized(name))
+    model.load_state_dict(state, strict=True, assign=True)
+    model.requires_grad_(False)
+    model.tokenizer = LlamaTokenizer(g.metadata)
+    model.setup_cache(min(max_seq_len, cfg.max_positions))
+    return model

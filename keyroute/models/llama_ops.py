@@ -1,0 +1,182 @@
+"""The decoder's custom operators: `keyroute::rms_norm`, `keyroute::rope`, `keyroute::store_kv`.
+
+Defined with `keyroute.library.custom_op` as an inference framework defines its fused kernels
+(the seed's `demo::rms_norm` / `demo::store_kv`): each is one dispatcher operator with a NumPy
+kernel (one pass over the data instead of the half-dozen aten operators of the composite), a
+fake implementation (meta and fake tensors, so `keyroute plan` and tracing see one node), and,
+where a gradient makes sense, an autograd formula. `store_kv` writes the cache in place and says
+so (`mutates_args=("cache",)`), so functionalization and graph capture keep the write.
+
+    rms_norm(x, weight, eps)      x * rsqrt(mean(x**2, -1) + eps) * weight
+    rope(x, cos, sin)             x * cos + rotate_half(x) * sin  (Hugging Face's halves)
+    store_kv(cache, positions, value)   cache[..., positions, :] = value  (dim -2)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._api import creation as _creation
+from .._library.custom_ops import custom_op
+from ..tensor._tensor import Tensor
+
+__all__ = ["rms_norm", "rope", "store_kv", "rotate_half"]
+
+_F32 = np.dtype(np.float32)
+
+
+def _compute(a: np.ndarray) -> np.ndarray:
+    """Half-precision values compute in float32 (PyTorch's opmath type), others as they are."""
+    return a.astype(_F32) if a.dtype.itemsize == 2 else a
+
+
+def _wrap(a: np.ndarray, like: Tensor) -> Tensor:
+    """A new CPU tensor of `like`'s dtype over the result (rounded once from float32)."""
+    from ..kernels.cpu._kernel import wrap
+
+    want = like._data.dtype
+    return wrap(a if a.dtype == want else a.astype(want), like._dtype)
+
+
+def rotate_half(x: Tensor) -> Tensor:
+    """(x1, x2) -> (-x2, x1) over the last dimension's two halves."""
+    from .. import cat
+
+    half = x.shape[-1] // 2
+    return cat((-x[..., half:], x[..., :half]), -1)
+
+
+def _sum_to(t: Tensor, shape: tuple[int, ...]) -> Tensor:
+    """Sum a broadcast gradient back to `shape`."""
+    lead = t.dim() - len(shape)
+    if lead:
+        t = t.sum(tuple(range(lead)))
+    dims = tuple(i for i, n in enumerate(shape) if n == 1 and t.shape[i] != 1)
+    if dims:
+        t = t.sum(dims, keepdim=True)
+    return t
+
+
+# ----------------------------------------------------------------------------- rms_norm
+
+
+@custom_op("keyroute::rms_norm", mutates_args=())
+def rms_norm(x: Tensor, weight: Tensor, eps: float) -> Tensor:
+    # The kernel reads the NumPy arrays behind the CPU tensors (as a C++ kernel reads
+    # data_ptr): one mean, one rsqrt, two multiplies.
+    a = _compute(x._data)
+    inv = 1.0 / np.sqrt(np.mean(np.square(a), axis=-1, keepdims=True) + np.float32(eps))
+    inv = inv.astype(a.dtype, copy=False)
+    return _wrap(a * inv * _compute(weight._data), x)
+
+
+@rms_norm.register_fake
+def _(x: Tensor, weight: Tensor, eps: float) -> Tensor:
+    if weight.shape[-1] != x.shape[-1]:
+        raise RuntimeError(
+            f"keyroute::rms_norm: weight of shape {list(weight.shape)} does not match the last "
+            f"dimension of an input of shape {list(x.shape)}"
+        )
+    return _creation.empty_like(x)
+
+
+def _rms_setup(ctx: object, inputs: tuple, output: Tensor) -> None:  # noqa: ANN001
+    x, weight, eps = inputs
+    ctx.save_for_backward(x, weight)  # type: ignore[attr-defined]
+    ctx.eps = eps  # type: ignore[attr-defined]
+
+
+def _rms_backward(ctx: object, grad: Tensor) -> tuple:  # noqa: ANN001
+    x, weight = ctx.saved_tensors  # type: ignore[attr-defined]
+    inv = (x.pow(2).mean(-1, keepdim=True) + ctx.eps).rsqrt()  # type: ignore[attr-defined]
+    gw = grad * weight
+    # d/dx of x * inv * w: inv * g w - x inv^3 mean(g w x)
+    dx = gw * inv - x * inv.pow(3) * (gw * x).mean(-1, keepdim=True)
+    dw = _sum_to(grad * x * inv, tuple(weight.shape))
+    return dx, dw, None
+
+
+rms_norm.register_autograd(_rms_backward, setup_context=_rms_setup)
+
+
+# ----------------------------------------------------------------------------- rope
+
+
+@custom_op("keyroute::rope", mutates_args=())
+def rope(x: Tensor, cos: Tensor, sin: Tensor) -> Tensor:
+    a, c, s = _compute(x._data), _compute(cos._data), _compute(sin._data)
+    half = a.shape[-1] // 2
+    out = a * c
+    out[..., :half] -= a[..., half:] * s[..., :half]
+    out[..., half:] += a[..., :half] * s[..., half:]
+    return _wrap(out, x)
+
+
+@rope.register_fake
+def _(x: Tensor, cos: Tensor, sin: Tensor) -> Tensor:
+    if x.shape[-1] % 2:
+        raise RuntimeError(f"keyroute::rope: the last dimension ({x.shape[-1]}) must be even")
+    return _creation.empty_like(x)
+
+
+def _rope_setup(ctx: object, inputs: tuple, output: Tensor) -> None:  # noqa: ANN001
+    ctx.save_for_backward(*inputs)  # type: ignore[attr-defined]
+
+
+def _rope_backward(ctx: object, grad: Tensor) -> tuple:  # noqa: ANN001
+    from .. import cat
+
+    x, cos, sin = ctx.saved_tensors  # type: ignore[attr-defined]
+    half = x.shape[-1] // 2
+    gs = grad * sin
+    # rotate_half is linear with transpose (y1, y2) -> (y2, -y1)
+    dx = grad * cos + cat((gs[..., half:], -gs[..., :half]), -1)
+    dcos = _sum_to(grad * x, tuple(cos.shape))
+    dsin = _sum_to(grad * rotate_half(x), tuple(sin.shape))
+    return dx, dcos, dsin
+
+
+rope.register_autograd(_rope_backward, setup_context=_rope_setup)
+
+
+# ----------------------------------------------------------------------------- store_kv
+
+
+def _check_store(cache: Tensor, positions: Tensor, value: Tensor) -> None:
+    if cache.dim() < 2 or value.dim() != cache.dim():
+        raise RuntimeError(
+            f"keyroute::store_kv: cache ({cache.dim()}-d) and value ({value.dim()}-d) must have "
+            f"the same number of dimensions, at least 2"
+        )
+    if positions.dim() != 1 or positions.dtype.is_floating_point or positions.dtype.is_complex:
+        raise RuntimeError("keyroute::store_kv: positions must be a 1-d tensor of integers")
+    want = [*cache.shape[:-2], positions.shape[0], cache.shape[-1]]
+    if list(value.shape) != want:
+        raise RuntimeError(
+            f"keyroute::store_kv: value of shape {list(value.shape)} does not fit positions of "
+            f"length {positions.shape[0]} in a cache of shape {list(cache.shape)} (expected "
+            f"{want})"
+        )
+    if cache.dtype != value.dtype:
+        raise RuntimeError(
+            f"keyroute::store_kv: cache has dtype {cache.dtype} but value has {value.dtype}"
+        )
+
+
+@custom_op("keyroute::store_kv", mutates_args=("cache",))
+def store_kv(cache: Tensor, positions: Tensor, value: Tensor) -> None:
+    _check_store(cache, positions, value)
+    pos = positions._data
+    size = cache.shape[-2]
+    if pos.size and (pos.min() < -size or pos.max() >= size):
+        bad = int(pos.max() if pos.max() >= size else pos.min())
+        raise IndexError(
+            f"keyroute::store_kv: position {bad} is out of bounds for a cache of {size} positions"
+        )
+    cache._data[..., pos, :] = value._data
+
+
+@store_kv.register_fake
+def _(cache: Tensor, positions: Tensor, value: Tensor) -> None:
+    _check_store(cache, positions, value)
+    return None
