@@ -105,8 +105,6 @@ def multi_head_attention_forward(
     is_causal: bool = False,
 ) -> tuple[Tensor, Tensor | None]:
     """Multi-head attention over (L, N, E) query and (S, N, E) key/value (or unbatched)."""
-    from . import F_dropout, F_softmax, sdpa
-
     is_batched = query.dim() == 3
     if not is_batched:
         query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
@@ -199,9 +197,9 @@ def multi_head_attention_forward(
             weights = _op("baddbmm")(attn_mask, q_scaled, k.transpose(-2, -1))
         else:
             weights = _op("bmm")(q_scaled, k.transpose(-2, -1))
-        weights = F_softmax(weights, dim=-1)
+        weights = _op("softmax.int")(weights, -1)
         if dropout_p > 0.0:
-            weights = F_dropout(weights, p=dropout_p)
+            weights = _op("dropout")(weights, dropout_p, True)
         out = _op("bmm")(weights, v)
         out = out.transpose(0, 1).contiguous().view(tgt_len * bsz, embed_dim)
         out = _linear(out, out_proj_weight, out_proj_bias).view(tgt_len, bsz, out.size(1))
@@ -219,7 +217,7 @@ def multi_head_attention_forward(
     q = q.view(bsz, num_heads, tgt_len, head_dim)
     k = k.view(bsz, num_heads, src_len, head_dim)
     v = v.view(bsz, num_heads, src_len, head_dim)
-    out = sdpa(q, k, v, attn_mask, dropout_p, is_causal)
+    out = _op("scaled_dot_product_attention")(q, k, v, attn_mask, dropout_p, is_causal)
     out = out.permute(2, 0, 1, 3).contiguous().view(bsz * tgt_len, embed_dim)
     out = _linear(out, out_proj_weight, out_proj_bias).view(tgt_len, bsz, out.size(1))
     if not is_batched:

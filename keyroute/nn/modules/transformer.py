@@ -64,6 +64,23 @@ def _activation(activation: str | Callable[[Tensor], Tensor]) -> Callable[[Tenso
     return activation
 
 
+def _same_function(a: Any, b: Any) -> bool:
+    # (keyroute.overrides may wrap nn.functional's functions after a module captured them)
+    unwrap = lambda f: getattr(f, "__wrapped__", f)  # noqa: E731
+    return unwrap(a) is unwrap(b)
+
+
+def _relu_or_gelu(fn: Any) -> int:
+    """PyTorch's activation_relu_or_gelu: 1 for relu, 2 for gelu, 0 for anything else."""
+    from .layers import GELU, ReLU
+
+    if _same_function(fn, F.relu) or isinstance(fn, ReLU):
+        return 1
+    if _same_function(fn, F.gelu) or isinstance(fn, GELU):
+        return 2
+    return 0
+
+
 def _clones(module: Module, n: int) -> ModuleList:
     return ModuleList([copy.deepcopy(module) for _ in range(n)])
 
@@ -99,7 +116,7 @@ class TransformerEncoderLayer(Module):
         self.dropout1 = Dropout(dropout)
         self.dropout2 = Dropout(dropout)
         fn = _activation(activation)
-        self.activation_relu_or_gelu = 1 if fn is F.relu else 2 if fn is F.gelu else 0
+        self.activation_relu_or_gelu = _relu_or_gelu(fn)
         self.activation = fn
 
     def forward(
