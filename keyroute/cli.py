@@ -78,6 +78,16 @@ def _cmd_dump(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_op(args: argparse.Namespace) -> int:
+    op = _find(args.op)
+    if op is None:
+        return 1
+    from .dispatcher.op_card import op_card
+
+    sys.stdout.write(op_card(op))
+    return 0
+
+
 def _cmd_schema(args: argparse.Namespace) -> int:
     import keyroute  # noqa: F401
 
@@ -308,6 +318,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("dump", help="print an operator's registrations")
     p.add_argument("op")
     p.set_defaults(func=_cmd_dump)
+    p = sub.add_parser("op", help="an operator's card: the source line of each of its layers")
+    p.add_argument("op", help="operator, e.g. aten::add.Tensor or add.Tensor")
+    p.set_defaults(func=_cmd_op)
     p = sub.add_parser("schema", help="print the schemas of an operator's overloads")
     p.add_argument("op", help="operator, e.g. aten::add")
     p.set_defaults(func=_cmd_schema)
@@ -346,6 +359,7 @@ _COMMANDS = (
     "keys",
     "table",
     "dump",
+    "op",
     "schema",
     "run",
     "profile",

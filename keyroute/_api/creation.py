@@ -506,12 +506,6 @@ rand_like = _like("rand_like", aten.rand_like.default)
 randn_like = _like("randn_like", aten.randn_like.default)
 
 
-def _is_integral_number(v: Any) -> bool:
-    if isinstance(v, Tensor):
-        return v._dtype.category <= 1
-    return isinstance(v, (int, np.integer, np.bool_))
-
-
 def arange(
     *args: Any,
     out: Any = None,

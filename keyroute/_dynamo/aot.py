@@ -8,10 +8,17 @@ from collections.abc import Callable
 from typing import Any
 
 
-def aot_compile(gm: Any, example_inputs: list[Any], compiler: Callable[..., Any] | None) -> Any:
-    from .._functorch.aot_autograd import aot_function
+def aot_compile(
+    gm: Any,
+    example_inputs: list[Any],
+    compiler: Callable[..., Any] | None,
+    partition_fn: Callable[..., Any] | None = None,
+) -> Any:
+    """`partition_fn`: the joint graph's partitioner (default: PyTorch's default_partition,
+    as aot_eager uses; inductor passes the min-cut recompute partitioner, as PyTorch's)."""
+    from .._functorch.aot_autograd import aot_function, default_partition
 
-    fn = aot_function(gm, compiler, compiler)
+    fn = aot_function(gm, compiler, compiler, partition_fn=partition_fn or default_partition)
 
     from ..tensor._tensor import Tensor
 

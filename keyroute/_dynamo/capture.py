@@ -82,14 +82,15 @@ def trace(
     HOOKS.install()
     HOOKS.handlers.append(_raise_handler)
     try:
-        gm = dispatch_trace(
-            flat_call,
-            tuple(fakes),
-            tracing_mode="fake",
-            fake_mode=mode,
-            placeholder_names=names,
-            flat_names=True,
-        )
+        with _RecordGradMode():
+            gm = dispatch_trace(
+                flat_call,
+                tuple(fakes),
+                tracing_mode="fake",
+                fake_mode=mode,
+                placeholder_names=names,
+                flat_names=True,
+            )
     except GraphBreak:
         raise
     except (DataDependentOutputException, DynamicOutputShapeException) as e:
@@ -116,7 +117,48 @@ def trace(
     return Captured(gm, holder["spec"], holder["template"])
 
 
+def _set_grad_enabled(enabled: bool) -> None:
+    """A grad-mode change inside the compiled function, as a node of its graph (as
+    torch._C._set_grad_enabled in Dynamo's graphs)."""
+    from ..autograd import grad_mode
+
+    grad_mode._set_grad(enabled)
+
+
+_set_grad_enabled.__module__ = "keyroute._dynamo.capture"
+
+
+class _RecordGradMode:
+    """During a trace, grad-mode changes also become graph nodes."""
+
+    def __enter__(self) -> None:
+        from ..autograd import grad_mode
+
+        self.orig = orig = grad_mode._set_grad
+
+        def hooked(enabled: bool) -> None:
+            from ..fx.experimental.proxy_tensor import ProxyTorchDispatchMode
+            from ..layers.python import mode_stack
+
+            orig(enabled)
+            for m in mode_stack():
+                if isinstance(m, ProxyTorchDispatchMode):
+                    m.tracking.graph.create_node(
+                        "call_function", _set_grad_enabled, (bool(enabled),), {}, "set_grad"
+                    )
+                    break
+
+        grad_mode._set_grad = hooked
+
+    def __exit__(self, *exc: Any) -> None:
+        from ..autograd import grad_mode
+
+        grad_mode._set_grad = self.orig
+
+
 def _impure_in_dynamo(n: Any) -> bool:
+    if n.target is _set_grad_enabled:
+        return True
     ns = getattr(n.target, "namespace", "aten")
     return n.is_impure() or (n.op == "call_function" and ns not in ("aten", "prims"))
 

@@ -124,7 +124,11 @@ def compile_fx(gm: Any, example_inputs: list[Any], *, mode: Any = None, options:
     if any(type(t._data) is not np.ndarray for t in tensors):
         return aot_compile(gm, example_inputs, None)  # meta / fake inputs: the dispatcher
     if is_grad_enabled() and any(t.requires_grad for t in tensors):
-        return aot_compile(gm, example_inputs, _aot_graph_compiler)
+        from .._functorch.partitioners import min_cut_rematerialization_partition
+
+        return aot_compile(
+            gm, example_inputs, _aot_graph_compiler, min_cut_rematerialization_partition
+        )
     inf, mutated = make_inference_graph(gm, tuple(example_inputs))
     run = graph_runner(inf, len(mutated), mutated)
     if mode == "reduce-overhead":

@@ -1,13 +1,13 @@
 """How an aten operator is defined: its schema, its meta function, its decomposition.
 
-    @meta("exp(Tensor self) -> Tensor")
-    def exp(self):
-        return unary_float_meta(self)
+    @meta("amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor")
+    def amax(self, dim=(), keepdim=False):
+        return _amax_meta("amax", self, dim, keepdim)
 
-defines `aten::exp` and records `exp` as its meta function: the shape/dtype/stride rule shared
+defines `aten::amax` and records `amax` as its meta function: the shape/dtype/stride rule shared
 by every backend (the Meta backend runs it; the CPU backend runs it to word errors; fake tensors
 run it). A CompositeImplicitAutograd decomposition is registered with `@composite(schema)`;
-backend kernels live in keyroute/kernels, derivatives in keyroute/autograd/derivatives.py.
+backend kernels live in keyroute/kernels, derivatives in keyroute/autograd/derivatives/.
 
 `aten("add.Tensor")` returns the operator object.
 """

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..tensor._tensor import META_KEYS, Tensor, make_tensor
-from ..tensor.dtype import bool_, dtype, get_default_dtype, int64
+from ..tensor.dtype import dtype
 from ..tensor.meta_array import MetaArray
 from . import _shape
 from ._promotion import result_type
@@ -22,13 +22,7 @@ __all__ = [
     "meta_view",
     "meta_like",
     "elementwise",
-    "unary_meta",
-    "unary_float_meta",
-    "binary_meta",
-    "compare_meta",
-    "reduction_meta",
     "shape_of",
-    "strides_of",
     "check",
 ]
 
@@ -40,10 +34,6 @@ def check(cond: bool, msg: str, exc: type[Exception] = RuntimeError) -> None:
 
 def shape_of(t: Any) -> tuple[int, ...]:
     return t._data.shape if hasattr(t, "_data") else ()
-
-
-def strides_of(t: Tensor) -> tuple[int, ...]:
-    return t.stride()
 
 
 def new_meta(shape: Sequence[int], dt: dtype, stride: Sequence[int] | None = None) -> Tensor:
@@ -114,46 +104,3 @@ def elementwise(
         dt = result_type(*tensors)
     stride = _shape.elementwise_strides(shape, [(shape_of(t), t.stride()) for t in ts])
     return new_meta(shape, dt, stride)
-
-
-def unary_meta(self: Tensor) -> Tensor:
-    return elementwise(self, dt=self._dtype)
-
-
-def unary_float_meta(self: Tensor) -> Tensor:
-    """Unary ops that compute in floating point: integers and bool become the default dtype."""
-    dt = self._dtype if self._dtype.category >= 2 else get_default_dtype()
-    return elementwise(self, dt=dt)
-
-
-def binary_meta(self: Any, other: Any) -> Tensor:
-    return elementwise(self, other)
-
-
-def compare_meta(self: Any, other: Any) -> Tensor:
-    result_type(self, other)  # validates the operands
-    return elementwise(self, other, dt=bool_)
-
-
-def reduction_meta(
-    self: Tensor,
-    dim: Sequence[int] | int | None,
-    keepdim: bool,
-    dt: dtype | None = None,
-) -> Tensor:
-    shape = shape_of(self)
-    if dim is None or (isinstance(dim, (list, tuple)) and len(dim) == 0):
-        dims = tuple(range(len(shape)))
-    elif isinstance(dim, int):
-        dims = (_shape.wrap_dim(dim, len(shape)),)
-    else:
-        dims = _shape.wrap_dims(dim, len(shape))
-    out_shape = _shape.reduced_shape(shape, dims, keepdim)
-    return new_meta(out_shape, dt if dt is not None else self._dtype)
-
-
-def sum_dtype(self: Tensor, dt: dtype | None) -> dtype:
-    """sum/prod/cumsum: integral and bool inputs accumulate in int64 unless dtype= is given."""
-    if dt is not None:
-        return dt
-    return int64 if self._dtype.category <= 1 else self._dtype

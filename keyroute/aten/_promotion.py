@@ -18,7 +18,6 @@ from __future__ import annotations
 from typing import Any
 
 from ..tensor.dtype import (
-    DEFAULT_DTYPE_HOOKS,
     bool_,
     complex64,
     complex128,
@@ -29,7 +28,7 @@ from ..tensor.dtype import (
     promote_types,
 )
 
-__all__ = ["result_type", "combine", "scalar_dtype", "binary_result_dtype", "dtype_of_scalar"]
+__all__ = ["result_type", "combine", "scalar_dtype", "dtype_of_scalar"]
 
 
 def _complex_of(d: dtype) -> dtype:
@@ -113,21 +112,3 @@ def result_type(*operands: Any) -> dtype:
             wrapped = _promote(wrapped, dtype_of_scalar(_python_scalar(x)))
     out = combine(dim, zero, wrapped)
     return out if out is not None else get_default_dtype()
-
-
-# Fast path for binary elementwise kernels: cache by (dtype, has-dims) or scalar type.
-_BINARY_CACHE: dict[tuple[Any, Any], dtype] = {}
-
-
-def binary_result_dtype(a: Any, b: Any) -> dtype:
-    ka = (a._dtype, bool(a._data.shape)) if hasattr(a, "_dtype") else type(a)
-    kb = (b._dtype, bool(b._data.shape)) if hasattr(b, "_dtype") else type(b)
-    key = (ka, kb)
-    out = _BINARY_CACHE.get(key)
-    if out is None:
-        out = _BINARY_CACHE[key] = result_type(a, b)
-    return out
-
-
-# Python floats promote to the default dtype: forget cached answers when it changes.
-DEFAULT_DTYPE_HOOKS.append(_BINARY_CACHE.clear)

@@ -43,7 +43,6 @@ from .keys import (
     PER_BACKEND_FUNCTIONALITIES,
     TABLE_KEYS,
     DispatchKey,
-    is_alias_key,
     key_name,
     to_backend_component,
     to_functionality_key,
@@ -666,13 +665,6 @@ class OpOverload:
             )
         return self._call_slow(args, kwargs)
 
-    def call_with_keyset(self, ks: int, *args: Any, **kwargs: Any) -> Any:
-        """Dispatch with an explicit key-set int (TLS already applied by the caller)."""
-        fn = self._cache.get(ks)
-        if fn is None:
-            fn = self._resolve(ks, True)
-        return fn(*args, **kwargs)
-
     def redispatch(self, keyset: DispatchKeySet | int, *args: Any, **kwargs: Any) -> Any:
         """Call the kernel of the highest key in `keyset` (no TLS applied), as PyTorch's
         `OpOverload.redispatch`; kernels pass `keyset & full_after(their key)` to go below."""
@@ -946,7 +938,3 @@ class OpOverloadPacket:
 
 def packet(name: str) -> OpOverloadPacket:
     return _packet(name)
-
-
-def is_alias(key: int) -> bool:
-    return is_alias_key(key)

@@ -19,7 +19,7 @@ import numpy as np
 
 from .. import _naming
 from ..dispatcher.keys import DispatchKey
-from ..dispatcher.keyset import REQUIRES_GRAD_BIT, VISIBLE_MASK, key_bits, keyset_repr
+from ..dispatcher.keyset import REQUIRES_GRAD_BIT, VISIBLE_MASK, key_bits
 from .device import DEVICE_TYPES, Device
 from .dtype import dtype as _dtype_cls
 from .dtype import to_dtype
@@ -27,7 +27,7 @@ from .layout import memory_format as memory_format_cls
 from .layout import to_memory_format
 from .meta_array import MetaArray, is_channels_last_strides, is_contiguous_strides
 
-__all__ = ["Tensor", "Size", "CPU_KEYS", "META_KEYS", "make_tensor", "wrap_cpu", "wrap_meta"]
+__all__ = ["Tensor", "Size", "CPU_KEYS", "META_KEYS", "make_tensor", "wrap_cpu"]
 
 DK = DispatchKey
 ADINPLACE = key_bits(DK.ADInplaceOrView)
@@ -633,23 +633,8 @@ def wrap_cpu(arr: np.ndarray, dtype: _dtype_cls | None = None) -> Tensor:
     return t
 
 
-def wrap_meta(meta: MetaArray, dtype: _dtype_cls) -> Tensor:
-    t = _new(Tensor)
-    t._data = meta
-    t._dtype = dtype
-    t._ks = META_KEYS
-    t._ag = None
-    t._base = None
-    t._vc = None
-    return t
-
-
 def dispatch_keys(t: Tensor) -> Any:
     """The tensor's own key set (torch._C._dispatch_keys): TLS is not applied."""
     from ..dispatcher.keyset import DispatchKeySet
 
     return DispatchKeySet.from_raw(t._ks & VISIBLE_MASK)
-
-
-def keyset_string(t: Tensor) -> str:
-    return keyset_repr(t._ks & VISIBLE_MASK)

@@ -156,10 +156,6 @@ def to_dtype(x: object) -> dtype:
         raise TypeError(f"keyroute has no dtype for {x!r}") from None
 
 
-def from_scalar_type(n: int) -> dtype:
-    return _BY_SCALAR_TYPE[n]
-
-
 _SIZE_RANK = {"bool": 0, "uint8": 1, "int8": 1, "int16": 2, "int32": 3, "int64": 4}
 
 

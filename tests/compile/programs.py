@@ -376,3 +376,15 @@ CASES = {
     for name, fn in dict(globals()).items()
     if callable(fn) and not name.startswith("_") and getattr(fn, "__module__", "") == __name__
 }
+
+
+def no_grad_inside(torch):
+    def f(x):
+        with torch.no_grad():
+            y = x * 2
+        return x.sin() + y, y.requires_grad
+
+    return f, (_t(torch, 3, grad=True),)
+
+
+CASES["no_grad_inside"] = no_grad_inside

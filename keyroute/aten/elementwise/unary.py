@@ -124,10 +124,6 @@ def _no_complex(name: str) -> Callable[..., None]:
     return check
 
 
-def _isinf_layout_rule(self: Tensor) -> tuple[tuple[int, ...], dtype]:
-    return shape_of(self), bool_
-
-
 _family("logical_not", "Tensor self", rule_bool, out_check="any")
 _family("isnan", "Tensor self", rule_bool, inplace=False, out_check="cpp")
 # isinf of an integral tensor is zeros_like(self, bool): empty_like's layout.

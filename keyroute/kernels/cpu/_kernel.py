@@ -7,10 +7,10 @@ from typing import Any
 
 import numpy as np
 
-from ...aten._define import META_FUNCTIONS, aten
+from ...aten._define import aten
 from ...dispatcher.registration import Library, register_helper_file
 from ...tensor._tensor import CPU_KEYS, Tensor
-from ...tensor.dtype import dtype, to_dtype
+from ...tensor.dtype import dtype
 
 register_helper_file(__file__)
 
@@ -20,9 +20,7 @@ __all__ = [
     "check_no_internal_overlap",
     "fix_empty",
     "wrap",
-    "wrap_like_dtype",
     "arr",
-    "raise_from_meta",
     "ndarray",
 ]
 
@@ -83,22 +81,6 @@ def wrap(a: Any, dt: dtype) -> Tensor:
     return t
 
 
-def wrap_like_dtype(a: Any) -> Tensor:
-    if a.__class__ is not ndarray:
-        a = np.asarray(a)
-    return wrap(a, to_dtype(a.dtype))
-
-
 def arr(x: Any) -> Any:
     """The NumPy array of a tensor; scalars pass through."""
     return x._data if isinstance(x, Tensor) else x
-
-
-def raise_from_meta(
-    name: str, args: tuple[Any, ...], kwargs: dict[str, Any], exc: Exception
-) -> None:
-    """NumPy refused: run the operator's meta function for PyTorch's error, else re-raise."""
-    meta_fn = META_FUNCTIONS.get(aten(name))
-    if meta_fn is not None:
-        meta_fn(*args, **kwargs)  # raises the PyTorch-worded error when the input is bad
-    raise exc
