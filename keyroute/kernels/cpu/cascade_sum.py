@@ -40,7 +40,12 @@ def _seq(x: np.ndarray) -> np.ndarray:
     if n == 1:
         return x[..., 0, :].copy()
     if x.shape[-1] >= 2:
-        return np.add.reduce(x, axis=-2)
+        if x.size <= 4096:
+            return np.add.reduce(x, axis=-2)
+        # large: the summed axis first, contiguous, so NumPy adds whole rows one after
+        # another (long inner loops) instead of reducing a middle axis of short rows
+        t = np.ascontiguousarray(np.moveaxis(x, -2, 0))
+        return np.add.reduce(t.reshape(n, -1), axis=0).reshape(x.shape[:-2] + x.shape[-1:])
     return np.add.accumulate(x, axis=-2)[..., -1, :]
 
 
