@@ -112,6 +112,9 @@ from ._api import norms as _api_norms  # noqa: E402, F401
 from ._api import foreach as _api_foreach  # noqa: E402, F401
 from ._api import random as _api_random  # noqa: E402, F401
 from ._api import closeness as _api_closeness  # noqa: E402, F401
+from ._api import linalg_ops as _api_linalg_ops, special as _api_special  # noqa: E402, F401
+from ._api import misc_ops as _api_misc_ops  # noqa: E402, F401
+from . import linalg, special  # noqa: E402
 from . import nn  # noqa: E402
 from . import optim  # noqa: E402
 from .utils import python_dispatch as _utils_python_dispatch  # noqa: E402, F401

@@ -6,6 +6,7 @@ import warnings
 from . import core, unary, elementwise, binary, ternary, views, reductions, indexing  # noqa: F401
 from . import assembly, linalg, nn  # noqa: F401
 from . import random  # noqa: F401
+from . import linalg_ops, special, misc_ops  # noqa: F401
 from . import norms  # noqa: F401
 from . import backward_ops, conv_backward  # noqa: F401
 from . import dynamic_shape  # noqa: F401
