@@ -187,7 +187,9 @@ def __getattr__(name: str) -> object:
         import importlib
 
         return importlib.import_module(f".{name}", __name__)
-    raise AttributeError(f"module 'keyroute' has no attribute '{name}'")
+    from ._missing import missing
+
+    raise missing("torch", name, "module 'keyroute'")
 
 
 # The runtime modules programs import (torch.cuda, torch.backends, torch.testing, ...).

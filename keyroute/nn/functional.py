@@ -641,3 +641,10 @@ def max_pool2d_with_indices(input: Tensor, *args: Any, **kwargs: Any) -> Any:
     """max_pool2d returning (values, indices)."""
     kwargs["return_indices"] = True
     return max_pool2d(input, *args[:5], **kwargs)
+
+
+def __getattr__(name: str) -> object:
+    # A PyTorch name keyroute lacks: a NotImplementedError naming it (keyroute/_missing.py).
+    from .._missing import missing
+
+    raise missing("nn.functional", name, "module 'keyroute.nn.functional'")
