@@ -120,15 +120,17 @@ def contiguous(self: Tensor, memory_format: Any = None) -> Tensor:
 
 
 @method
-def view(self: Tensor, *shape: Any) -> Tensor:
+def view(self: Tensor, *shape: Any, size: Any = None, dtype: Any = None) -> Tensor:
+    if size is not None or dtype is not None:  # PyTorch's keyword forms: view(size=), view(dtype=)
+        shape = (size,) if size is not None else (dtype,)
     if len(shape) == 1 and isinstance(shape[0], dtype_cls):
         return aten.view.dtype(self, shape[0])
     return aten.view.default(self, _shape_args(shape, "view", overloaded=True, arg="size"))
 
 
 @method
-def reshape(self: Tensor, *shape: Any) -> Tensor:
-    return aten.reshape.default(self, _shape_args(shape))
+def reshape(self: Tensor, *shape_: Any, shape: Any = None) -> Tensor:
+    return aten.reshape.default(self, _shape_args(shape_ if shape is None else (shape,)))
 
 
 def _reshape_function(input: Tensor, shape: Any) -> Tensor:  # noqa: A002
@@ -150,8 +152,10 @@ def reshape_as(self: Tensor, other: Tensor) -> Tensor:
 
 
 @method
-def expand(self: Tensor, *sizes: Any) -> Tensor:
-    return aten.expand.default(self, _shape_args(sizes, "expand", arg="size"))
+def expand(self: Tensor, *sizes: Any, size: Any = None) -> Tensor:
+    return aten.expand.default(
+        self, _shape_args(sizes if size is None else (size,), "expand", arg="size")
+    )
 
 
 @method

@@ -187,3 +187,16 @@ def cartesian_prod(*tensors: Tensor) -> Tensor:
 @function
 def combinations(input: Tensor, r: int = 2, with_replacement: bool = False) -> Tensor:  # noqa: A002
     return aten.combinations.default(input, r, with_replacement)
+
+
+def _tensor_getattr(self: Tensor, name: str) -> Any:
+    # Reached only when ordinary lookup fails: a PyTorch method keyroute lacks raises a
+    # NotImplementedError naming it (keyroute/_missing.py); anything else the usual error.
+    if name[:1] == "_":
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+    from .._missing import missing
+
+    raise missing("Tensor", name, f"'{type(self).__name__}' object")
+
+
+Tensor.__getattr__ = _tensor_getattr  # type: ignore[attr-defined]

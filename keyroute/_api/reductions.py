@@ -122,7 +122,14 @@ def _sum_family(name: str, as_method: bool = False) -> Any:
         *,
         dtype: Any = None,
         out: Tensor | None = None,
+        axis: Any = _NO,
+        keepdims: Any = _NO,
     ) -> Tensor:
+        # PyTorch's argument parser accepts NumPy's names: axis for dim, keepdims for keepdim
+        if axis is not _NO:
+            dim = axis
+        if keepdims is not _NO:
+            keepdim = keepdims
         if dim is _NO and not keepdim:
             if out is not None:
                 return out_default(input, dtype=dtype, out=out)

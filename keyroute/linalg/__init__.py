@@ -17,3 +17,10 @@ from ..aten.linalg_ops import LinAlgError as LinAlgError
 globals().update(_LINALG)
 
 __all__ = sorted([*_LINALG, "LinAlgError"])
+
+
+def __getattr__(name: str) -> object:
+    # A PyTorch name keyroute lacks: a NotImplementedError naming it (keyroute/_missing.py).
+    from .._missing import missing
+
+    raise missing("linalg", name, "module 'keyroute.linalg'")

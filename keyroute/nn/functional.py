@@ -629,3 +629,22 @@ for _family in (_norms, _attention, _activations, _losses, _misc):
 del _family, _name
 _canonical_mask = _attention._canonical_mask
 _none_or_dtype = _attention._none_or_dtype
+
+
+def max_pool1d_with_indices(input: Tensor, *args: Any, **kwargs: Any) -> Any:
+    """max_pool1d returning (values, indices)."""
+    kwargs["return_indices"] = True
+    return max_pool1d(input, *args[:5], **kwargs)
+
+
+def max_pool2d_with_indices(input: Tensor, *args: Any, **kwargs: Any) -> Any:
+    """max_pool2d returning (values, indices)."""
+    kwargs["return_indices"] = True
+    return max_pool2d(input, *args[:5], **kwargs)
+
+
+def __getattr__(name: str) -> object:
+    # A PyTorch name keyroute lacks: a NotImplementedError naming it (keyroute/_missing.py).
+    from .._missing import missing
+
+    raise missing("nn.functional", name, "module 'keyroute.nn.functional'")

@@ -15,3 +15,10 @@ from .._api.special import SPECIAL as _SPECIAL
 globals().update(_SPECIAL)
 
 __all__ = sorted(_SPECIAL)
+
+
+def __getattr__(name: str) -> object:
+    # A PyTorch name keyroute lacks: a NotImplementedError naming it (keyroute/_missing.py).
+    from .._missing import missing
+
+    raise missing("special", name, "module 'keyroute.special'")

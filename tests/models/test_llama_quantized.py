@@ -95,3 +95,14 @@ def test_quantized_greedy_tokens(qmodel: llama.Llama, n: int) -> None:
     top2 = np.sort(lg.numpy())[-2:]
     assert top2[1] - top2[0] < 1e-3, f"diverged at token {i} with a top-two gap {top2[1] - top2[0]}"
     assert got[i] in np.argsort(lg.numpy())[-2:].tolist()
+
+
+def test_generate_command_quantized_trace(capsys: pytest.CaptureFixture[str]) -> None:
+    from keyroute.cli import main
+
+    args = ["generate", "The capital of France is", "--max-new-tokens", "3", "--quantized"]
+    assert main([*args, "--trace"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(" Paris")
+    assert "operator calls per dispatch key" in out and "QuantizedCPU" in out
+    assert "keyroute::rms_norm" in out

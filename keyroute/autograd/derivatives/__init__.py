@@ -37,6 +37,7 @@ from . import (  # noqa: E402, F401, I001
     norms,
     backward_ops,
     functional_variants,
+    mathbits,
     inplace,
     no_formula,
 )

@@ -98,6 +98,7 @@ NON_DIFFERENTIABLE = {
     "one_hot",
     "equal",
     "view.dtype",
+    "_efficientzerotensor",
 }
 
 

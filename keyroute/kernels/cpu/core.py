@@ -22,6 +22,7 @@ from ...tensor.memory_overlap import (
     infer_dense_strides,
     is_non_overlapping_and_dense,
 )
+from . import fma as _fma
 from ._kernel import check_no_internal_overlap, kernel, wrap
 
 _as_strided = np.lib.stride_tricks.as_strided
@@ -504,6 +505,17 @@ def linspace_out(start, end, steps, *, out):
     a = out._data
     if steps == 1:
         a[...] = start
+        return out
+    if a.dtype == np.float32 or a.dtype == np.float64:
+        # PyTorch's scalar loop in the dtype, compiled with FMA contraction: start + step * i
+        # before the halfway point, end - step * (steps - 1 - i) after it, each rounded once
+        ct = a.dtype.type
+        s, e = ct(start), ct(end)
+        step = (e - s) / ct(steps - 1)
+        i = np.arange(steps)
+        low = i < steps // 2
+        k = np.where(low, i, steps - 1 - i).astype(ct)
+        a[...] = _fma.fma(np.where(low, step, -step), k, np.where(low, s, e), ct)
         return out
     num = complex if a.dtype.kind == "c" else float
     start, end = num(start), num(end)

@@ -29,6 +29,7 @@ from ...tensor.dtype import (
 )
 from ...tensor.meta_array import contiguous_strides
 from ._kernel import kernel, wrap
+from .cascade_sum import cascade_sum
 
 ndarray = np.ndarray
 _as_strided = np.lib.stride_tricks.as_strided
@@ -149,6 +150,15 @@ def _argsort(a: np.ndarray, axis: int, descending: bool) -> np.ndarray:
 # ----------------------------------------------------------------------------- sum / mean / prod
 
 
+def _add_reduce(a: np.ndarray, axis: Any, keepdim: bool) -> Any:
+    """A float32/float64 sum in PyTorch's cascade order where modelled; NumPy's otherwise."""
+    if a.dtype.char in "fd":
+        r = cascade_sum(a, axis, keepdim)
+        if r is not None:
+            return _c_layout(r)
+    return _add(a, axis, None, None, keepdim)
+
+
 def _sum_like(ufunc: Any, self: Tensor, dim: Any, keepdim: bool, dt: dtype) -> Tensor:
     a = self._data
     axis = _axis(a.ndim, dim)
@@ -156,6 +166,8 @@ def _sum_like(ufunc: Any, self: Tensor, dim: Any, keepdim: bool, dt: dtype) -> T
     src = a
     if a.dtype != acc:
         a = a.astype(acc)
+    if ufunc is _add:
+        return _wrap(_add_reduce(a, axis, keepdim), dt, src)
     return _wrap(ufunc(a, axis, None, None, keepdim), dt, src)
 
 
@@ -188,7 +200,7 @@ def _mean(self: Tensor, dim: Any, keepdim: bool, dtype: Any) -> Tensor:
     src = a
     if a.dtype != acc:
         a = a.astype(acc)
-    r = _add(a, axis, None, None, keepdim)
+    r = _add_reduce(a, axis, keepdim)
     n = a.shape[axis] if axis.__class__ is int else _count(a, r)
     # np.errstate costs more than this whole kernel: only the empty case needs it (0/0).
     if not n:

@@ -245,3 +245,46 @@ def lp_pool2d(
     st = [st, st] if isinstance(st, int) else list(st)
     out = _op("avg_pool2d")(input.pow(norm_type), [kh, kw], st, [0, 0], ceil_mode)
     return (out.sign() * out.abs().relu()).mul(kw * kh).pow(1.0 / norm_type)
+
+
+def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """y = x1^T A x2 + b, A of shape (out, in1, in2)."""
+    out = _op("einsum")("...i,oij,...j->...o", [input1, weight, input2])
+    return out + bias if bias is not None else out
+
+
+def assert_int_or_pair(arg: Any, arg_name: str, message: str) -> None:
+    """PyTorch's helper: arg must be an int or a pair of ints."""
+    if not (isinstance(arg, int) or len(arg) == 2):
+        raise AssertionError(message.format(arg_name))
+
+
+def boolean_dispatch(
+    arg_name: str,
+    arg_index: int,
+    default: bool,
+    if_true: Any,
+    if_false: Any,
+    module_name: str | None = None,
+    func_name: str | None = None,
+) -> Any:
+    """A function that calls if_true or if_false by the boolean argument arg_name."""
+
+    def fn(*args: Any, **kwargs: Any) -> Any:
+        flag = (
+            kwargs[arg_name]
+            if arg_name in kwargs
+            else (args[arg_index] if arg_index < len(args) else default)
+        )
+        return if_true(*args, **kwargs) if flag else if_false(*args, **kwargs)
+
+    if func_name is not None:
+        fn.__name__ = func_name
+    if module_name is not None:
+        fn.__module__ = module_name
+    return fn
+
+
+__all__ += [
+    "bilinear", "assert_int_or_pair", "boolean_dispatch",
+]  # fmt: skip

@@ -32,7 +32,7 @@ __all__ = [
     "MaxPool1d", "AvgPool1d", "AdaptiveAvgPool1d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
     "LPPool1d", "LPPool2d", "PixelShuffle", "PixelUnshuffle", "ChannelShuffle", "Conv3d",
     "LazyLinear", "LazyConv1d", "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d",
-    "LazyConvTranspose2d", "DataParallel", "Container",
+    "LazyConvTranspose2d", "DataParallel", "Container", "ConvTranspose3d", "LazyConvTranspose3d",
 ]  # fmt: skip
 
 
@@ -222,6 +222,12 @@ class Conv3d(_ConvNd):
         )
 
 
+class ConvTranspose3d(ConvTranspose2d):
+    """3-d transposed convolution over (N, C, D, H, W)."""
+
+    _n = 3
+
+
 class LazyLinear(LazyModuleMixin, Linear):
     """Linear whose in_features is the first input's last dimension."""
 
@@ -287,6 +293,7 @@ LazyConv2d = _lazy_conv("LazyConv2d", Conv2d, False)
 LazyConv3d = _lazy_conv("LazyConv3d", Conv3d, False)
 LazyConvTranspose1d = _lazy_conv("LazyConvTranspose1d", ConvTranspose1d, True)
 LazyConvTranspose2d = _lazy_conv("LazyConvTranspose2d", ConvTranspose2d, True)
+LazyConvTranspose3d = _lazy_conv("LazyConvTranspose3d", ConvTranspose3d, True)
 
 
 class DataParallel(Module):
