@@ -167,6 +167,14 @@ def main() -> None:
             cases["keyroute --quantized decode"] = lambda: quant(ids, start_pos=pos, last_only=True)
         except (NotImplementedError, ImportError) as e:
             print(f"(quantized: {e})")
+        try:
+            from keyroute.models.llama_compile import compiled_decode_step
+
+            step = compiled_decode_step(model)
+            step(ids, pos)  # capture once, outside the timing
+            cases["keyroute compiled decode"] = lambda: step(ids, pos)
+        except NotImplementedError as e:
+            print(f"(compiled: {e})")
         times = compare(cases, rounds=args.rounds, min_time=0.05)
         pre = compare(
             {

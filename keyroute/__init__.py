@@ -55,6 +55,8 @@ from .layers import autograd as _autograd_layer  # noqa: E402, F401
 from .layers import inference as _inference_layer  # noqa: E402, F401
 from .layers import python as _python_layer  # noqa: E402, F401
 from .layers import functionalize as _functionalize_layer  # noqa: E402, F401
+from .layers import mathbits as _mathbits_layer  # noqa: E402, F401
+from .layers import zerotensor as _zerotensor_layer  # noqa: E402, F401
 from .autograd.grad_mode import (  # noqa: E402
     enable_grad,
     inference_mode,
@@ -112,6 +114,10 @@ from ._api import norms as _api_norms  # noqa: E402, F401
 from ._api import foreach as _api_foreach  # noqa: E402, F401
 from ._api import random as _api_random  # noqa: E402, F401
 from ._api import closeness as _api_closeness  # noqa: E402, F401
+from ._api import mathbits as _api_mathbits  # noqa: E402, F401
+from ._api import linalg_ops as _api_linalg_ops, special as _api_special  # noqa: E402, F401
+from ._api import misc_ops as _api_misc_ops  # noqa: E402, F401
+from . import linalg, special  # noqa: E402
 from . import nn  # noqa: E402
 from . import optim  # noqa: E402
 from .utils import python_dispatch as _utils_python_dispatch  # noqa: E402, F401
@@ -181,7 +187,9 @@ def __getattr__(name: str) -> object:
         import importlib
 
         return importlib.import_module(f".{name}", __name__)
-    raise AttributeError(f"module 'keyroute' has no attribute '{name}'")
+    from ._missing import missing
+
+    raise missing("torch", name, "module 'keyroute'")
 
 
 # The runtime modules programs import (torch.cuda, torch.backends, torch.testing, ...).

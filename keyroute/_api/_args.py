@@ -145,6 +145,16 @@ def _number_arg(fn: str, name: str, value: Any, position: int) -> Any:
     )
 
 
+def _int64_overflow(v: int) -> Exception:
+    """A Python int past int64 as a Scalar: PyTorch's parser keeps up to 2**64 - 1 (as uint64)
+    and the int64 conversion then fails; past that the parser itself refuses."""
+    if v >= 2**64:
+        return OverflowError("int too big to convert")
+    if v < -(2**63):
+        return OverflowError("can't convert negative int to unsigned")
+    return RuntimeError("value cannot be converted to type int64_t without overflow")
+
+
 def _invalid_combination(fn: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> TypeError:
     got = [_tp_name(a) for a in args] + [f"{k}={_tp_name(v)}" for k, v in kwargs.items()]
     return TypeError(

@@ -137,9 +137,9 @@ def triu_(self: Tensor, diagonal: int = 0) -> Tensor:
 
 @function
 @method
-def flip(self: Tensor, *dims: Any) -> Tensor:
-    """A copy with the order of elements reversed along dims."""
-    return aten.flip.default(self, _int_list(dims))
+def flip(self: Tensor, *dims_: Any, dims: Any = None) -> Tensor:
+    """A copy with the order of elements reversed along dims (positional or dims=)."""
+    return aten.flip.default(self, _int_list(dims_ if dims is None else (dims,)))
 
 
 @function
@@ -178,16 +178,16 @@ def rot90(self: Tensor, k: int = 1, dims: Any = (0, 1)) -> Tensor:
 
 
 @method
-def repeat(self: Tensor, *repeats: Any) -> Tensor:
+def repeat(self: Tensor, *repeats_: Any, repeats: Any = None) -> Tensor:
     """The tensor tiled repeats times along each dim (leading dims added)."""
-    return aten.repeat.default(self, _int_list(repeats))
+    return aten.repeat.default(self, _int_list(repeats_ if repeats is None else (repeats,)))
 
 
 @function
 @method
-def tile(self: Tensor, *dims: Any) -> Tensor:
+def tile(self: Tensor, *dims_: Any, dims: Any = None) -> Tensor:
     """repeat, with reps padded with leading 1s to self's dims."""
-    return aten.tile.default(self, _int_list(dims))
+    return aten.tile.default(self, _int_list(dims_ if dims is None else (dims,)))
 
 
 @function

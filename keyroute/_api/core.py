@@ -25,15 +25,57 @@ from ..tensor.dtype import (
 from ..tensor.dtype import (
     dtype as dtype_cls,
 )
+from ..tensor.new import _tp_name
 from . import function, method, method_as
+from ._args import _index_like, _invalid_combination
 
 aten = ops.aten
 
 
-def _shape_args(args: tuple[Any, ...]) -> list[int]:
-    if len(args) == 1 and isinstance(args[0], (list, tuple)):
-        return [int(s) for s in args[0]]
-    return [int(s) for s in args]
+def _shape_args(
+    args: tuple[Any, ...],
+    fn: str = "reshape",
+    position: int = 1,
+    overloaded: bool = False,
+    arg: str = "shape",
+) -> list[int]:
+    """A `SymInt[] shape` argument given as varargs (`x.view(2, 3)`) or one sequence, read as
+    PyTorch's parser reads it: varargs must be ints from the first one, a sequence is matched
+    on its first element and unpacked after, with PyTorch's words for each failure."""
+    seq = args[0] if len(args) == 1 and isinstance(args[0], (list, tuple)) else args
+    out = []
+    for i, v in enumerate(seq):
+        n = v if v.__class__ is int else _index_like(v)
+        if n is None:
+            raise _shape_error(args, seq, i, v, fn, position, overloaded, arg)
+        out.append(n)
+    return out
+
+
+def _shape_error(
+    args: tuple[Any, ...],
+    seq: Any,
+    i: int,
+    v: Any,
+    fn: str,
+    position: int,
+    overloaded: bool,
+    arg: str,
+) -> TypeError:
+    if i:  # the first element matched the signature; unpacking the rest failed
+        return TypeError(
+            f"{fn}(): argument '{arg}' failed to unpack the object at pos {i + 1} with error "
+            f'"type must be tuple of ints,but got {_tp_name(v)}"'
+        )
+    if overloaded:
+        return _invalid_combination(fn, args, {})
+    if seq is args and len(args) > 1:
+        return TypeError(f"{fn}() takes 1 positional argument but {len(args)} were given")
+    kind = f"but found element of type {_tp_name(v)} at pos 0" if seq is not args else ""
+    return TypeError(
+        f"{fn}(): argument '{arg}' (position {position}) must be tuple of ints, "
+        + (kind or f"not {_tp_name(v)}")
+    )
 
 
 @function
@@ -78,16 +120,25 @@ def contiguous(self: Tensor, memory_format: Any = None) -> Tensor:
 
 
 @method
-def view(self: Tensor, *shape: Any) -> Tensor:
-    if len(shape) == 1 and not isinstance(shape[0], (int, list, tuple)):
-        return aten.view.dtype(self, to_dtype(shape[0]))
-    return aten.view.default(self, _shape_args(shape))
+def view(self: Tensor, *shape: Any, size: Any = None, dtype: Any = None) -> Tensor:
+    if size is not None or dtype is not None:  # PyTorch's keyword forms: view(size=), view(dtype=)
+        shape = (size,) if size is not None else (dtype,)
+    if len(shape) == 1 and isinstance(shape[0], dtype_cls):
+        return aten.view.dtype(self, shape[0])
+    return aten.view.default(self, _shape_args(shape, "view", overloaded=True, arg="size"))
 
 
-@function
 @method
-def reshape(self: Tensor, *shape: Any) -> Tensor:
-    return aten.reshape.default(self, _shape_args(shape))
+def reshape(self: Tensor, *shape_: Any, shape: Any = None) -> Tensor:
+    return aten.reshape.default(self, _shape_args(shape_ if shape is None else (shape,)))
+
+
+def _reshape_function(input: Tensor, shape: Any) -> Tensor:  # noqa: A002
+    return aten.reshape.default(input, _shape_args((shape,), position=2))
+
+
+_reshape_function.__name__ = _reshape_function.__qualname__ = "reshape"
+function(_reshape_function)
 
 
 @method
@@ -101,8 +152,10 @@ def reshape_as(self: Tensor, other: Tensor) -> Tensor:
 
 
 @method
-def expand(self: Tensor, *sizes: Any) -> Tensor:
-    return aten.expand.default(self, _shape_args(sizes))
+def expand(self: Tensor, *sizes: Any, size: Any = None) -> Tensor:
+    return aten.expand.default(
+        self, _shape_args(sizes if size is None else (size,), "expand", arg="size")
+    )
 
 
 @method
@@ -141,7 +194,7 @@ def zero_(self: Tensor) -> Tensor:
 def resize_(self: Tensor, *sizes: Any, memory_format: Any = None) -> Tensor:
     if self.requires_grad:  # PyTorch's VariableType resize_ check
         raise RuntimeError("cannot resize variables that require grad")
-    return aten.resize_.default(self, _shape_args(sizes))
+    return aten.resize_.default(self, _shape_args(sizes, "resize_", arg="size"))
 
 
 @method
@@ -244,7 +297,9 @@ def new_empty(
     requires_grad: bool = False,
     **kw: Any,
 ) -> Tensor:
-    out = aten.new_empty.default(self, _shape_args(size), dtype=dtype, device=device)
+    out = aten.new_empty.default(
+        self, _shape_args(size, "new_empty", arg="size"), dtype=dtype, device=device
+    )
     return out.requires_grad_(True) if requires_grad else out
 
 
@@ -260,7 +315,11 @@ def new_empty_strided(
     **kw: Any,
 ) -> Tensor:
     out = aten.new_empty_strided.default(
-        self, _shape_args((size,)), list(stride), dtype=dtype, device=device
+        self,
+        _shape_args((size,), "new_empty_strided", arg="size"),
+        list(stride),
+        dtype=dtype,
+        device=device,
     )
     return out.requires_grad_(True) if requires_grad else out
 
@@ -274,7 +333,9 @@ def new_zeros(
     requires_grad: bool = False,
     **kw: Any,
 ) -> Tensor:
-    out = aten.new_zeros.default(self, _shape_args(size), dtype=dtype, device=device)
+    out = aten.new_zeros.default(
+        self, _shape_args(size, "new_zeros", arg="size"), dtype=dtype, device=device
+    )
     return out.requires_grad_(True) if requires_grad else out
 
 
@@ -287,7 +348,9 @@ def new_ones(
     requires_grad: bool = False,
     **kw: Any,
 ) -> Tensor:
-    out = aten.new_ones.default(self, _shape_args(size), dtype=dtype, device=device)
+    out = aten.new_ones.default(
+        self, _shape_args(size, "new_ones", arg="size"), dtype=dtype, device=device
+    )
     return out.requires_grad_(True) if requires_grad else out
 
 

@@ -65,6 +65,7 @@ from ._args import (
     _dtype_arg,
     _finish,
     _index_like,
+    _int64_overflow,
     _int_arg,
     _int_list_arg,
     _invalid_combination,
@@ -542,6 +543,8 @@ def arange(
     for k, v in values.items():
         if isinstance(v, bool):
             values[k] = int(v)
+        elif v.__class__ is int and not -(2**63) <= v < 2**63:
+            raise _int64_overflow(v)
     dt = _dtype_arg("arange", dtype)
     kw = {"dtype": dt} if dt is not None else {}  # else aten::arange infers it, as in PyTorch
     start, end, step = values.get("start", 0), values["end"], values.get("step", 1)

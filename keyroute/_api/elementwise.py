@@ -268,7 +268,7 @@ def _unary_api(name: str, has_out: bool = True, has_inplace: bool = True) -> Non
         def fn(input: Tensor) -> Tensor:  # type: ignore[misc]  # noqa: A002
             return op(input)
 
-        fn.__name__ = name
+        fn.__name__ = fn.__qualname__ = name
     FUNCTIONS[name] = fn
     setattr(Tensor, name, meth)
     if has_inplace:
@@ -282,11 +282,11 @@ def _unary_api(name: str, has_out: bool = True, has_inplace: bool = True) -> Non
         FUNCTIONS[name + "_"] = meth_
 
 
-for _name in (*UNARY_FLOAT, *UNARY_SAME, "logical_not", "relu"):
+for _name in (*UNARY_FLOAT, *UNARY_SAME, "logical_not", "relu"):  # relu: no Python out=
     if _name != "round":
-        _unary_api(_name)
+        _unary_api(_name, has_out=_name != "relu")
 for _name in ("isnan", "isinf", "isposinf", "isneginf", "signbit"):
-    _unary_api(_name, has_inplace=False)
+    _unary_api(_name, has_out=_name not in ("isnan", "isinf"), has_inplace=False)
 _unary_api("isfinite", has_out=False, has_inplace=False)
 _unary_api("square")
 

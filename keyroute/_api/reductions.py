@@ -17,6 +17,7 @@ from typing import Any
 from .._ops import ops
 from ..tensor._tensor import Tensor
 from . import FUNCTIONS, function, method
+from ._dims import int_dim, int_list_dim
 
 aten = ops.aten
 
@@ -105,7 +106,7 @@ def _out2(out: Any, name: str) -> tuple[Tensor, Tensor]:
 # -- sum / mean / prod / nansum ----------------------------------------------------------------
 
 
-def _sum_family(name: str) -> Any:
+def _sum_family(name: str, as_method: bool = False) -> Any:
     packet = getattr(aten, name)
     default, dim_op, out_op, out_default = (
         packet.default,
@@ -121,12 +122,23 @@ def _sum_family(name: str) -> Any:
         *,
         dtype: Any = None,
         out: Tensor | None = None,
+        axis: Any = _NO,
+        keepdims: Any = _NO,
     ) -> Tensor:
+        # PyTorch's argument parser accepts NumPy's names: axis for dim, keepdims for keepdim
+        if axis is not _NO:
+            dim = axis
+        if keepdims is not _NO:
+            keepdim = keepdims
         if dim is _NO and not keepdim:
             if out is not None:
                 return out_default(input, dtype=dtype, out=out)
             return default(input) if dtype is None else default(input, dtype=dtype)
-        d = None if dim is _NO else _dims(dim)
+        d = (
+            None
+            if dim is _NO
+            else int_list_dim(name, input, dim, as_method=as_method, overloaded=True)
+        )
         if out is not None:
             return out_op(input, d, keepdim, dtype=dtype, out=out)
         if dtype is None:
@@ -138,25 +150,37 @@ def _sum_family(name: str) -> Any:
     return fn
 
 
-sum = function(method(_sum_family("sum")))  # noqa: A001
-mean = function(method(_sum_family("mean")))
+# The method and the function are built apart: PyTorch's argument errors count positions
+# from `self` for one and from `input` for the other (_api/_dims.py).
+sum = function(_sum_family("sum"))  # noqa: A001
+mean = function(_sum_family("mean"))
+method(_sum_family("sum", as_method=True))
+method(_sum_family("mean", as_method=True))
 
 
-@function
-@method
-def prod(
-    input: Tensor,
-    dim: Any = _NO,
-    keepdim: bool = False,
-    *,
-    dtype: Any = None,
-    out: Tensor | None = None,
-) -> Tensor:
-    """torch.prod: over every element, or over one dim."""
+def _prod(as_method: bool) -> Any:
+    def prod(
+        input: Tensor,
+        dim: Any = _NO,
+        keepdim: bool = False,
+        *,
+        dtype: Any = None,
+        out: Tensor | None = None,
+    ) -> Tensor:
+        """torch.prod: over every element, or over one dim."""
+        return _prod_impl(input, dim, keepdim, dtype, out, as_method)
+
+    return prod
+
+
+def _prod_impl(
+    input: Tensor, dim: Any, keepdim: bool, dtype: Any, out: Any, as_method: bool
+) -> Tensor:  # noqa: A002
     if dim is _NO:
         if out is not None:
             return _prod_out(input, dtype=dtype, out=out)
         return _prod_default(input) if dtype is None else _prod_default(input, dtype=dtype)
+    dim = int_dim("prod", input, dim, as_method=as_method, overloaded=True)
     if out is not None:
         return _prod_int_out(input, dim, keepdim, dtype=dtype, out=out)
     if dtype is None:
@@ -164,32 +188,42 @@ def prod(
     return _prod_dim_int(input, dim, keepdim, dtype=dtype)
 
 
-@function
-@method
-def nansum(
-    input: Tensor,
-    dim: Any = None,
-    keepdim: bool = False,
-    *,
-    dtype: Any = None,
-    out: Tensor | None = None,
-) -> Tensor:
-    """torch.nansum: sum treating NaN as zero."""
-    if out is not None:
-        return _nansum_out(input, _dims(dim), keepdim, dtype=dtype, out=out)
-    return _nansum_default(input, _dims(dim), keepdim, dtype=dtype)
+prod = function(_prod(False))
+method(_prod(True))
+
+
+def _nansum(as_method: bool) -> Any:
+    def nansum(
+        input: Tensor,
+        dim: Any = None,
+        keepdim: bool = False,
+        *,
+        dtype: Any = None,
+        out: Tensor | None = None,
+    ) -> Tensor:
+        """torch.nansum: sum treating NaN as zero."""
+        d = int_list_dim("nansum", input, dim, as_method=as_method)
+        if out is not None:
+            return _nansum_out(input, d, keepdim, dtype=dtype, out=out)
+        return _nansum_default(input, d, keepdim, dtype=dtype)
+
+    return nansum
+
+
+nansum = function(_nansum(False))
+method(_nansum(True))
 
 
 # -- amax / amin / max / min / argmax / argmin / aminmax ---------------------------------------
 
 
-def _amax_family(name: str) -> Any:
+def _amax_family(name: str, as_method: bool = False) -> Any:
     op, op_out = getattr(aten, name).default, getattr(aten, name).out
 
     def fn(
         input: Tensor, dim: Any = (), keepdim: bool = False, *, out: Tensor | None = None
     ) -> Tensor:
-        d = _dims(dim)
+        d = int_list_dim(name, input, dim, as_method=as_method)
         if out is not None:
             return op_out(input, d, keepdim, out=out)
         return op(input, d, keepdim)
@@ -199,8 +233,10 @@ def _amax_family(name: str) -> Any:
     return fn
 
 
-amax = function(method(_amax_family("amax")))
-amin = function(method(_amax_family("amin")))
+amax = function(_amax_family("amax"))
+amin = function(_amax_family("amin"))
+method(_amax_family("amax", as_method=True))
+method(_amax_family("amin", as_method=True))
 
 
 def _max_family(name: str, rt: Any) -> Any:
@@ -251,12 +287,14 @@ max = function(method(_max_family("max", RT_MAX)))  # noqa: A001
 min = function(method(_max_family("min", RT_MIN)))  # noqa: A001
 
 
-def _argmax_family(name: str) -> Any:
+def _argmax_family(name: str, as_method: bool = False) -> Any:
     op, op_out = getattr(aten, name).default, getattr(aten, name).out
 
     def fn(
         input: Tensor, dim: int | None = None, keepdim: bool = False, *, out: Tensor | None = None
     ) -> Tensor:
+        if dim is not None:
+            dim = int_dim(name, input, dim, as_method=as_method)
         if out is not None:
             return op_out(input, dim, keepdim, out=out)
         if dim is None and not keepdim:
@@ -268,8 +306,10 @@ def _argmax_family(name: str) -> Any:
     return fn
 
 
-argmax = function(method(_argmax_family("argmax")))
-argmin = function(method(_argmax_family("argmin")))
+argmax = function(_argmax_family("argmax"))
+argmin = function(_argmax_family("argmin"))
+method(_argmax_family("argmax", as_method=True))
+method(_argmax_family("argmin", as_method=True))
 
 
 @function
@@ -287,7 +327,9 @@ def aminmax(
 # -- var / std / var_mean / std_mean -----------------------------------------------------------
 
 
-def _var_args(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, Any, bool]:
+def _var_args(
+    name: str, input: Tensor, args: tuple[Any, ...], kwargs: dict[str, Any], as_method: bool
+) -> tuple[Any, Any, bool]:  # noqa: A002
     """PyTorch's var/std overloads -> (dim, correction or None, keepdim):
     (input, dim=None, *, correction=1, keepdim=False), (input, dim, unbiased, keepdim=False),
     (input, unbiased)."""
@@ -315,7 +357,9 @@ def _var_args(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple
     else:
         # A dim alone matches the legacy (dim, unbiased=True) overload, as in PyTorch.
         corr = None if dim is _NO else 1
-    return (None if dim is _NO else _dims(dim)), corr, (False if keepdim is _NO else keepdim)
+    if dim is not _NO:
+        dim = int_list_dim(name, input, dim, as_method=as_method, overloaded=True)
+    return (None if dim is _NO else dim), corr, (False if keepdim is _NO else keepdim)
 
 
 def _corr_kwargs(corr: Any, keepdim: bool) -> dict[str, Any]:
@@ -327,13 +371,13 @@ def _corr_kwargs(corr: Any, keepdim: bool) -> dict[str, Any]:
     return kw
 
 
-def _var_family(name: str) -> Any:
+def _var_family(name: str, as_method: bool = False) -> Any:
     op = getattr(aten, name).correction
     op_out = getattr(aten, name).correction_out
 
     def fn(input: Tensor, *args: Any, **kwargs: Any) -> Any:
         out = kwargs.pop("out", None)
-        dim, corr, keepdim = _var_args(name, args, kwargs)
+        dim, corr, keepdim = _var_args(name, input, args, kwargs, as_method)
         kw = _corr_kwargs(corr, keepdim)
         if out is not None:
             if name.endswith("_mean"):
@@ -352,8 +396,10 @@ def _var_family(name: str) -> Any:
     return fn
 
 
-var = function(method(_var_family("var")))
-std = function(method(_var_family("std")))
+var = function(_var_family("var"))
+std = function(_var_family("std"))
+method(_var_family("var", as_method=True))
+method(_var_family("std", as_method=True))
 var_mean = function(_var_family("var_mean"))
 std_mean = function(_var_family("std_mean"))
 
@@ -415,22 +461,29 @@ def vector_norm(
 # -- logsumexp / softmax -----------------------------------------------------------------------
 
 
-@function
-@method
-def logsumexp(
-    input: Tensor, dim: Any, keepdim: bool = False, *, out: Tensor | None = None
-) -> Tensor:
-    """torch.logsumexp: log(sum(exp(input))) over dim, computed stably."""
-    if out is not None:
-        return _logsumexp_out(input, _dims(dim), keepdim, out=out)
-    return _logsumexp_default(input, _dims(dim), keepdim)
+def _logsumexp(as_method: bool) -> Any:
+    def logsumexp(
+        input: Tensor, dim: Any, keepdim: bool = False, *, out: Tensor | None = None
+    ) -> Tensor:
+        """torch.logsumexp: log(sum(exp(input))) over dim, computed stably."""
+        d = int_list_dim("logsumexp", input, dim, as_method=as_method)
+        if out is not None:
+            return _logsumexp_out(input, d, keepdim, out=out)
+        return _logsumexp_default(input, d, keepdim)
+
+    return logsumexp
 
 
-def _softmax_api(name: str) -> Any:
+logsumexp = function(_logsumexp(False))
+method(_logsumexp(True))
+
+
+def _softmax_api(name: str, as_method: bool = False) -> Any:
     op = getattr(aten, name).int
     out_op = getattr(aten, name).int_out
 
     def fn(input: Tensor, dim: int, dtype: Any = None, *, out: Tensor | None = None) -> Tensor:
+        dim = int_dim(name, input, dim, as_method=as_method)
         if out is not None:
             return out_op(input, dim, dtype, out=out)
         return op(input, dim) if dtype is None else op(input, dim, dtype)
@@ -440,18 +493,21 @@ def _softmax_api(name: str) -> Any:
     return fn
 
 
-softmax = function(method(_softmax_api("softmax")))
-log_softmax = function(method(_softmax_api("log_softmax")))
+softmax = function(_softmax_api("softmax"))
+log_softmax = function(_softmax_api("log_softmax"))
+method(_softmax_api("softmax", as_method=True))
+method(_softmax_api("log_softmax", as_method=True))
 
 
 # -- cumsum / cumprod --------------------------------------------------------------------------
 
 
-def _scan_api(name: str) -> Any:
+def _scan_api(name: str, as_method: bool = False) -> Any:
     op, op_out = getattr(aten, name).default, getattr(aten, name).out
     inplace = getattr(aten, name + "_").default
 
     def fn(input: Tensor, dim: int, *, dtype: Any = None, out: Tensor | None = None) -> Tensor:
+        dim = int_dim(name, input, dim, as_method=as_method)
         if out is not None:
             return op_out(input, dim, dtype=dtype, out=out)
         return op(input, dim) if dtype is None else op(input, dim, dtype=dtype)
@@ -467,14 +523,16 @@ def _scan_api(name: str) -> Any:
     return fn
 
 
-cumsum = function(method(_scan_api("cumsum")))
-cumprod = function(method(_scan_api("cumprod")))
+cumsum = function(_scan_api("cumsum"))
+cumprod = function(_scan_api("cumprod"))
+method(_scan_api("cumsum", as_method=True))
+method(_scan_api("cumprod", as_method=True))
 
 
 # -- all / any / count_nonzero -----------------------------------------------------------------
 
 
-def _logical_api(name: str) -> Any:
+def _logical_api(name: str, as_method: bool = False) -> Any:
     packet = getattr(aten, name)
     default, all_out, dim_op, dim_out = packet.default, packet.all_out, packet.dim, packet.out
     dims_op, dims_out = packet.dims, packet.dims_out
@@ -493,7 +551,7 @@ def _logical_api(name: str) -> Any:
             if out is not None:
                 return dim_out(input, dim, keepdim, out=out)
             return dim_op(input, dim, keepdim)
-        d = _dims(dim)
+        d = int_list_dim(name, input, dim, as_method=as_method, overloaded=True)
         if out is not None:
             return dims_out(input, d, keepdim, out=out)
         return dims_op(input, d, keepdim)
@@ -503,8 +561,10 @@ def _logical_api(name: str) -> Any:
     return fn
 
 
-all = function(method(_logical_api("all")))  # noqa: A001
-any = function(method(_logical_api("any")))  # noqa: A001
+all = function(_logical_api("all"))  # noqa: A001
+any = function(_logical_api("any"))  # noqa: A001
+method(_logical_api("all", as_method=True))
+method(_logical_api("any", as_method=True))
 
 
 @function

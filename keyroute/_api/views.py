@@ -39,9 +39,9 @@ def _int_list(args: tuple[Any, ...]) -> list[int]:
 
 @function
 @method
-def permute(self: Tensor, *dims: Any) -> Tensor:
-    """A view with the dimensions reordered."""
-    return _permute(self, _int_list(dims))
+def permute(self: Tensor, *dims_: Any, dims: Any = None) -> Tensor:
+    """A view with the dimensions reordered (positional or dims=)."""
+    return _permute(self, _int_list(dims_ if dims is None else (dims,)))
 
 
 @function

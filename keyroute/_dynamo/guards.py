@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from numpy import ndarray
+
 from ..autograd.grad_mode import is_grad_enabled
 from ..tensor._tensor import Tensor
 from ..utils._pytree import tree_flatten
@@ -33,11 +35,20 @@ def leaf_key(a: Any) -> Any:
 def args_key(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, list[Any], Any]:
     """(key, flat leaves, treespec or None when args are flat leaves)."""
     if not kwargs:
+        out = []
         for a in args:
-            if not isinstance(a, (Tensor, *_SCALARS)):
+            if isinstance(a, Tensor):
+                d = a._data
+                if type(d) is ndarray:  # the common case, inlined (Note [guard key])
+                    out.append((d.shape, d.strides, a._dtype, a._ks))
+                else:
+                    out.append(leaf_key(a))
+            elif isinstance(a, _SCALARS):
+                out.append((type(a), a))
+            else:
                 break
         else:
-            return tuple(leaf_key(a) for a in args), list(args), None
+            return tuple(out), list(args), None
     leaves, spec = tree_flatten((args, kwargs))
     return (str(spec), *(leaf_key(a) for a in leaves)), leaves, spec
 

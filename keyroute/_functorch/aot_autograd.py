@@ -247,22 +247,8 @@ def aot_function(
             fw_gm.recompile()
             fw = fw_compiler(fw_gm, list(args))
             bw = bw_compiler(bw_gm, None)
-            entry = cache[key] = (fw, bw, n_out, n_saved)
-        fw, bw, n_out, n_saved = entry
-
-        class CompiledFunction(Function):
-            @staticmethod
-            def forward(ctx: Any, *inputs: Any) -> Any:
-                res = fw(*inputs)
-                ctx.save_for_backward(*res[n_out:])
-                outs = tuple(res[:n_out])
-                return outs[0] if n_out == 1 else outs
-
-            @staticmethod
-            def backward(ctx: Any, *grads: Any) -> Any:
-                return tuple(bw(*ctx.saved_tensors, *grads))
-
-        return CompiledFunction.apply(*args)
+            entry = cache[key] = _function_class(Function, fw, bw, n_out)
+        return entry.apply(*args)
 
     def _inference(args: tuple[Any, ...]) -> Any:
         key = (
@@ -283,6 +269,25 @@ def aot_function(
         return tree_unflatten(outs, spec)
 
     return compiled
+
+
+def _function_class(base: type, fw: Any, bw: Any, n_out: int) -> Any:
+    """The autograd.Function running one compiled forward / backward pair (made once per
+    variant: a class per call would cost more than the small graphs it runs)."""
+
+    class CompiledFunction(base):  # type: ignore[misc, valid-type]
+        @staticmethod
+        def forward(ctx: Any, *inputs: Any) -> Any:
+            res = fw(*inputs)
+            ctx.save_for_backward(*res[n_out:])
+            outs = tuple(res[:n_out])
+            return outs[0] if n_out == 1 else outs
+
+        @staticmethod
+        def backward(ctx: Any, *grads: Any) -> Any:
+            return tuple(bw(*ctx.saved_tensors, *grads))
+
+    return CompiledFunction
 
 
 def _out_spec(fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:

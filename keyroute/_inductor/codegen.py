@@ -148,6 +148,24 @@ _GLOBALS = {
 }
 
 
+# Operators whose result may alias their input (a buffer they read is never overwritten by a
+# later `out=` while the alias may still be read).
+_VIEWS = {
+    "view", "_unsafe_view", "reshape", "t", "transpose", "permute", "expand", "unsqueeze",
+    "squeeze", "slice", "select", "alias", "detach", "lift_fresh", "as_strided", "diagonal",
+    "unbind", "split", "split_with_sizes", "chunk", "unfold", "narrow", "view_as_real",
+    "view_as_complex", "flatten", "unflatten", "movedim", "swapaxes", "_reshape_alias",
+}  # fmt: skip
+
+
+def _is_view(n: Any) -> bool:
+    t = n.target
+    if t is operator.getitem:
+        return True
+    name = getattr(t, "_opname", None)
+    return name is None or name in _VIEWS or getattr(t, "namespace", "aten") != "aten"
+
+
 def _meta(n: Any) -> Any:
     return n.meta.get("val") if isinstance(n, Node) else None
 
@@ -201,6 +219,7 @@ class Kernel:
                 and av.dtype == v.dtype
                 and self._last_use.get(a) is n
                 and list(n.args).count(a) == 1
+                and not any(_is_view(u) for u in a.users)
             ):
                 self.fused += 1
                 return self.names[a]

@@ -419,3 +419,33 @@ def _fill(k: Any, n: Any, a: str, v: str) -> str:
 def _arange(k: Any, n: Any, *args: str, **kw: str) -> str:
     nums = [a for a in args]
     return f"np.arange({', '.join(nums)}, dtype={k.np_dtype(n)})"
+
+
+# -- backward formulas (the ops AOT backward graphs call) -------------------------------------
+
+
+@register("threshold_backward")
+def _threshold_backward(k: Any, n: Any, g: str, x: str, t: str) -> str:
+    return f"np.where(np.greater({x}, {t}), {g}, 0)"
+
+
+@register("tanh_backward")
+def _tanh_backward(k: Any, n: Any, g: str, y: str) -> str:
+    return f"np.multiply({g}, np.subtract(1, np.square({y})))"
+
+
+@register("sigmoid_backward")
+def _sigmoid_backward(k: Any, n: Any, g: str, y: str) -> str:
+    return f"np.multiply({g}, np.multiply({y}, np.subtract(1, {y})))"
+
+
+@register("_softmax_backward_data")
+def _softmax_backward(k: Any, n: Any, g: str, y: str, dim: str, dtype: str) -> str:
+    inner = f"np.add.reduce(np.multiply({g}, {y}), axis={dim}, keepdims=True)"
+    return f"np.multiply({y}, np.subtract({g}, {inner}))"
+
+
+@register("_log_softmax_backward_data")
+def _log_softmax_backward(k: Any, n: Any, g: str, y: str, dim: str, dtype: str) -> str:
+    inner = f"np.add.reduce({g}, axis={dim}, keepdims=True)"
+    return f"np.subtract({g}, np.multiply(np.exp({y}), {inner}))"

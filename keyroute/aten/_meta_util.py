@@ -104,3 +104,11 @@ def elementwise(
         dt = result_type(*tensors)
     stride = _shape.elementwise_strides(shape, [(shape_of(t), t.stride()) for t in ts])
     return new_meta(shape, dt, stride)
+
+
+def type_string(t: Tensor) -> str:
+    """The tensor type as PyTorch's messages print it (Tensor::toString): the legacy type name
+    (`torch.FloatTensor`) on CPU, `MetaFloatType` on meta."""
+    if t.is_meta:
+        return f"Meta{t._dtype._short}Type"
+    return t.type()

@@ -106,7 +106,7 @@ def infer_size(shape: Sequence[int], n: int) -> tuple[int, ...]:
         elif s >= 0:
             newsize *= s
         else:
-            raise RuntimeError(f"invalid shape dimension {s}")
+            raise RuntimeError(f"invalid shape dimension {s} at index {i} of shape {list(shape)}")
     shape_str = "[" + ", ".join(str(s) for s in shape) + "]"
     if n == newsize or (infer_dim is not None and newsize > 0 and n % newsize == 0):
         out = list(shape)

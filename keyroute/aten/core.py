@@ -17,7 +17,7 @@ from ..tensor.dtype import bool_, dtype, get_default_dtype, int64, to_dtype
 from ..tensor.layout import to_memory_format
 from . import _shape
 from ._define import aten, aten_lib, composite, composite_explicit, defop, meta
-from ._meta_util import check, meta_like, meta_view, new_meta, shape_of
+from ._meta_util import check, meta_like, meta_view, new_meta, shape_of, type_string
 from ._variants import out_variant
 
 DK = DispatchKey
@@ -297,7 +297,7 @@ def expand(self, size, *, implicit=False):
     stride = self.stride()
     check(
         len(sizes) >= len(shape),
-        f"expand({self._dtype._short}Type{{{list(shape)}}}, size={list(sizes)}): the number of "
+        f"expand({type_string(self)}{{{list(shape)}}}, size={list(sizes)}): the number of "
         f"sizes provided ({len(sizes)}) must be greater or equal to the number of dimensions in "
         f"the tensor ({len(shape)})",
     )
@@ -348,8 +348,8 @@ def _needs_copy(self, dt, device, copy, memory_format):
         return True
     if device is not None and Device(device) != self.device:
         return True
-    mf = to_memory_format(memory_format)
-    if mf is not None and mf.name == "contiguous_format" and not self.is_contiguous():
+    mf = to_memory_format(memory_format)  # to_will_alias: self is already in that format
+    if mf is not None and mf.name != "preserve_format" and not self.is_contiguous(memory_format=mf):
         return True
     return False
 

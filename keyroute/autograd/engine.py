@@ -499,7 +499,7 @@ def _root_grads(outputs: list[Any], grad_outputs: list[Any] | None) -> list[Any]
             if out._ks & REQUIRES_GRAD_BIT:
                 if out.numel() != 1:
                     raise RuntimeError("grad can be implicitly created only for scalar outputs")
-                if out._dtype.category < 2:
+                if out._dtype.category != 2:  # integral, bool and complex outputs
                     raise RuntimeError(
                         f"grad can be implicitly created only for real scalar outputs but got "
                         f"{out._dtype}"

@@ -20,6 +20,7 @@ from ._program import (
     OutputSpec,
     export,
 )
+from ._serialize import load, save
 
 __all__ = [
     "ExportedProgram",
@@ -30,4 +31,6 @@ __all__ = [
     "OutputKind",
     "OutputSpec",
     "export",
+    "save",
+    "load",
 ]

@@ -12,8 +12,7 @@ keyroute/dispatcher/; the backends (the bottom of every chain) are keyroute/kern
                                                        installs: fallthroughs (BackendSelect,
                                                        ADInplaceOrView, Autocast*, VmapMode), and
                                                        refusals naming each layer keyroute does
-                                                       not build yet (Functionalize, Conjugate,
-                                                       ZeroTensor, FuncTorch*, Tracer...)
+                                                       not build yet (FuncTorch*, Tracer...)
     PythonTLSSnapshot, Python    python.py             dispatch modes and `__torch_dispatch__`
                                                        subclasses (FakeTensorMode is such a mode:
                                                        keyroute/subclasses/fake_tensor.py)
@@ -27,6 +26,11 @@ keyroute/dispatcher/; the backends (the bottom of every chain) are keyroute/kern
     Functionalize                functionalize.py      programs without mutation: in-place ops to
                                                        functional ones plus write-back, views
                                                        replayed from their base (func.functionalize)
+    Conjugate, Negative          mathbits.py           lazy conj / neg views: PyTorch's
+                                                       MathOpFallback (materialize by clone,
+                                                       write back in-place results, views pass)
+    ZeroTensor                   zerotensor.py         _efficientzerotensor: writes refused, mul
+                                                       stays zero, other ops see zeros
     Autograd<Backend>            autograd.py           record the graph: one kernel per aten
                                                        operator from the derivatives table
                                                        (keyroute/autograd/derivatives/), and the

@@ -102,11 +102,24 @@ def _detach_kernel(op: OpOverload):
     return kernel
 
 
+def _is_aten_mutable_kind(schema: Any) -> bool:
+    """An aten schema that writes arguments but is neither in-place (`name_`) nor out=
+    (torchgen's SchemaKind.mutable)."""
+    if schema.namespace != "aten" or schema.base_name.endswith("_"):
+        return False
+    return not any(a.is_out for a in schema.arguments)
+
+
 def register_for(op: OpOverload, lib: Library | None = None) -> bool:
     """Register op's ADInplaceOrView kernel if its schema writes or views; returns whether."""
     schema = op._schema
     target = lib if lib is not None else adinplace_lib
     written = [(i, schema.arguments[i].name) for i in schema.mutated_arg_indices]
+    if written and _is_aten_mutable_kind(schema):
+        # PyTorch generates ADInplaceOrView kernels only for in-place and out= aten ops; an
+        # aten op of the "mutable" kind (e.g. _native_batch_norm_legit writing its running
+        # stats) leaves the version counters alone, so backward may read what it saved.
+        written = []
     if written:
         target.impl(op, _inplace_kernel(op, written), "ADInplaceOrView", with_keyset=True)
         return True

@@ -63,8 +63,10 @@ class Attention(Module):
         self.k_proj = Linear(cfg.hidden, kv, bias=False, device=device, dtype=dtype)
         self.v_proj = Linear(cfg.hidden, kv, bias=False, device=device, dtype=dtype)
         self.o_proj = Linear(cfg.hidden, cfg.hidden, bias=False, device=device, dtype=dtype)
-        self.k_cache: Tensor | None = None
-        self.v_cache: Tensor | None = None
+        # Buffers (not plain attributes): they move with the module and graph capture lifts
+        # them as inputs; non-persistent: they are not part of the state dict.
+        self.register_buffer("k_cache", None, persistent=False)
+        self.register_buffer("v_cache", None, persistent=False)
 
     def _rope(self, x: Tensor, cos: Tensor, sin: Tensor) -> Tensor:
         if self.custom:
@@ -84,23 +86,32 @@ class Attention(Module):
         sin: Tensor,
         positions: Tensor | None = None,
         start: int = 0,
+        mask: Tensor | None = None,
     ) -> Tensor:
+        """start >= 0: the cache is read up to start + s; start == -1 (static shapes): the whole
+        cache is read with `mask` (True where a query may attend)."""
         b, s, _ = x.shape
         q = self.q_proj(x).view(b, s, self.heads, self.head_dim).transpose(1, 2)
         k = self.k_proj(x).view(b, s, self.kv_heads, self.head_dim).transpose(1, 2)
         v = self.v_proj(x).view(b, s, self.kv_heads, self.head_dim).transpose(1, 2)
         q = self._rope(q, cos, sin)
         k = self._rope(k, cos, sin)
-        mask = None
-        causal = True
-        if positions is not None and self.k_cache is not None and self.v_cache is not None:
+        causal = mask is None
+        if start < 0 and self.k_cache is not None and self.v_cache is not None:
+            assert positions is not None
+            self._store(self.k_cache, positions, k)
+            self._store(self.v_cache, positions, v)
+            k, v = self.k_cache, self.v_cache
+        elif positions is not None and self.k_cache is not None and self.v_cache is not None:
             # Write this step's keys and values into the preallocated cache, attend to all of
             # it up to the last position written.
             self._store(self.k_cache, positions, k)
             self._store(self.v_cache, positions, v)
             end = start + s
-            k = self.k_cache[:b, :, :end]
-            v = self.v_cache[:b, :, :end]
+            k = self.k_cache.narrow(2, 0, end)
+            v = self.v_cache.narrow(2, 0, end)
+            if b != k.shape[0]:
+                k, v = k[:b], v[:b]
             if s == 1:
                 causal = False  # one query attends to every cached position
             elif start:  # a chunk after earlier tokens: query i sees keys <= start + i
@@ -148,8 +159,9 @@ class DecoderLayer(Module):
         sin: Tensor,
         positions: Tensor | None = None,
         start: int = 0,
+        mask: Tensor | None = None,
     ) -> Tensor:
-        x = x + self.self_attn(self.input_layernorm(x), cos, sin, positions, start)
+        x = x + self.self_attn(self.input_layernorm(x), cos, sin, positions, start, mask)
         return x + self.mlp(self.post_attention_layernorm(x))
 
 
@@ -179,8 +191,9 @@ class Llama(Module):
             self.lm_head = None
         else:
             self.lm_head = Linear(cfg.hidden, cfg.vocab, bias=False, device=device, dtype=dtype)
-        self.rope_cos: Tensor | None = None
-        self.rope_sin: Tensor | None = None
+        self.register_buffer("rope_cos", None, persistent=False)
+        self.register_buffer("rope_sin", None, persistent=False)
+        self.register_buffer("cache_positions", None, persistent=False)
         self.max_seq_len = 0
 
     # -- rotary tables and the cache ----------------------------------------------------------
@@ -225,10 +238,11 @@ class Llama(Module):
             attn.k_cache = _creation.zeros(shape, dtype=dt, device=w.device)
             attn.v_cache = _creation.zeros(shape, dtype=dt, device=w.device)
         self.rope_cos, self.rope_sin = self._tables(max_seq_len, dt, w.device)
+        self.cache_positions = _creation.arange(max_seq_len, device=w.device)
         self.max_seq_len = max_seq_len
 
     def forward(
-        self, input_ids: Tensor, start_pos: int | None = None, last_only: bool = False
+        self, input_ids: Tensor, start_pos: int | Tensor | None = None, last_only: bool = False
     ) -> Tensor:
         x = self.embed_tokens(input_ids)
         positions = None
@@ -237,6 +251,17 @@ class Llama(Module):
             if start_pos is not None:
                 raise RuntimeError("Llama.forward: start_pos needs a cache: call setup_cache()")
             cos, sin = self.rotary(input_ids.shape[1], x)
+        elif isinstance(start_pos, Tensor):
+            # Static shapes for graph capture: the positions are a tensor, the cache is read
+            # whole and masked, so one graph serves every decode position.
+            positions = start_pos
+            cos, sin = self.rope_cos[positions], self.rope_sin[positions]
+            mask = self.cache_positions[None, :] <= positions[:, None]
+            for layer in self.layers:
+                x = layer(x, cos, sin, positions, -1, mask)
+            # (x rebound, not passed on: the pre-norm activation is freed before the head)
+            x = self.norm(x[:, -1:] if last_only else x)
+            return self._logits(x)
         else:
             start, s = int(start_pos), input_ids.shape[1]
             if start < 0 or start + s > self.max_seq_len:
@@ -248,9 +273,10 @@ class Llama(Module):
             cos, sin = self.rope_cos[start : start + s], self.rope_sin[start : start + s]
         for layer in self.layers:
             x = layer(x, cos, sin, positions, start)
-        if last_only:
-            x = x[:, -1:]
-        x = self.norm(x)
+        x = self.norm(x[:, -1:] if last_only else x)
+        return self._logits(x)
+
+    def _logits(self, x: Tensor) -> Tensor:
         if self.lm_head is None:
             return F.linear(x, self.embed_tokens.weight)
         return self.lm_head(x)

@@ -38,6 +38,18 @@ def load_gguf(
         else:
             state[name] = _creation.from_numpy(g.dequantized(name))
     model.load_state_dict(state, strict=True, assign=True)
+    embed = g.tensors["embed_tokens.weight"]
+    if quantized and model.lm_head is None and embed.ggml_type in (3, 8):
+        # The tied LM head reads the embedding's blocks quantized (the lookup stays float32):
+        # it is a fifth of the weights a decode step reads.
+        from ..nn.modules import Linear
+        from ..nn.parameter import Parameter
+        from .quantized import quantized_tensor
+
+        with Device("meta"):
+            head = Linear(cfg.hidden, cfg.vocab, bias=False)
+        head.weight = Parameter(quantized_tensor(embed), requires_grad=False)
+        model.lm_head = head
     model.requires_grad_(False)
     model.tokenizer = LlamaTokenizer(g.metadata)
     model.setup_cache(min(max_seq_len, cfg.max_positions))

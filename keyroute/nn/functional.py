@@ -615,13 +615,36 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
 
 # The families defined in keyroute/nn/_functional/ (one module each): their names are
 # torch.nn.functional's too.
+from ._functional import activations as _activations  # noqa: E402
 from ._functional import attention as _attention  # noqa: E402
+from ._functional import losses as _losses  # noqa: E402
+from ._functional import misc as _misc  # noqa: E402
 from ._functional import norms as _norms  # noqa: E402
 
-for _family in (_norms, _attention):
+for _family in (_norms, _attention, _activations, _losses, _misc):
     for _name in _family.__all__:
         globals()[_name] = getattr(_family, _name)
-        __all__.append(_name)
+        if _name not in __all__:
+            __all__.append(_name)
 del _family, _name
 _canonical_mask = _attention._canonical_mask
 _none_or_dtype = _attention._none_or_dtype
+
+
+def max_pool1d_with_indices(input: Tensor, *args: Any, **kwargs: Any) -> Any:
+    """max_pool1d returning (values, indices)."""
+    kwargs["return_indices"] = True
+    return max_pool1d(input, *args[:5], **kwargs)
+
+
+def max_pool2d_with_indices(input: Tensor, *args: Any, **kwargs: Any) -> Any:
+    """max_pool2d returning (values, indices)."""
+    kwargs["return_indices"] = True
+    return max_pool2d(input, *args[:5], **kwargs)
+
+
+def __getattr__(name: str) -> object:
+    # A PyTorch name keyroute lacks: a NotImplementedError naming it (keyroute/_missing.py).
+    from .._missing import missing
+
+    raise missing("nn.functional", name, "module 'keyroute.nn.functional'")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any
 
 from ..autograd.grad_mode import no_grad
@@ -85,35 +86,60 @@ def trunc_normal_(
     b: float = 2.0,
     generator: Any = None,
 ) -> Tensor:
-    """Normal values redrawn until inside [a, b] (inverse-CDF method, as PyTorch)."""
+    """Normal values truncated to [a, b], drawn as PyTorch 2.13 draws them: when [a, b] holds
+    more than 30% of the mass, normal_ samples with the ones outside redrawn; otherwise
+    uniform candidates on [a, b] accepted with probability pdf / pdf(mode). The calls (and so
+    the random stream) are PyTorch's, one by one."""
+    import keyroute as torch
 
-    def cdf(x: float) -> float:
-        return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
-
-    with no_grad():
-        lo, hi = cdf((a - mean) / std), cdf((b - mean) / std)
-        tensor.uniform_(2 * lo - 1, 2 * hi - 1, generator=generator)
-        _erfinv_(tensor)
-        tensor.mul_(std * math.sqrt(2.0))
-        tensor.add_(mean)
-        tensor.clamp_(min=a, max=b)
+    if tensor.is_meta:  # no storage: nothing to sample
         return tensor
 
+    def norm_cdf(x: float) -> float:
+        return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
 
-def _erfinv_(t: Tensor) -> None:
-    import numpy as np
-
-    if not isinstance(t._data, np.ndarray):  # meta: nothing to fill
-        return
-    a = t._data.astype(np.float64)
-    # Newton iterations on erf(y) = a from a good initial guess.
-    y = np.sign(a) * np.sqrt(-np.log(np.maximum(1 - a * a, 1e-300)))
-    from ..kernels.cpu._special import erf_array
-
-    for _ in range(30):
-        err = erf_array(y) - a
-        y = y - err / (2 / math.sqrt(math.pi) * np.exp(-y * y))
-    t._data[...] = y.astype(t._data.dtype)
+    if (mean < a - 2 * std) or (mean > b + 2 * std):
+        warnings.warn(
+            "mean is more than 2 std from [a, b] in nn.init.trunc_normal_. "
+            "The distribution of values may be incorrect.",
+            stacklevel=2,
+        )
+    with no_grad():
+        if norm_cdf((b - mean) / std) - norm_cdf((a - mean) / std) > 0.3:
+            # the bounds in the tensor's dtype, so the rejection mask matches its values
+            lo = tensor.new_tensor(a, device="cpu").item()
+            hi = tensor.new_tensor(b, device="cpu").item()
+            result = tensor.normal_(mean, std, generator=generator)
+            while True:
+                mask = (result < lo) | (result > hi)
+                if not mask.any():
+                    break
+                redraw = torch.empty_like(result).normal_(mean, std, generator=generator)
+                result = torch.where(mask, redraw, result)
+            if tensor is not result:
+                tensor.copy_(result)
+            return tensor
+        mode = max(a, min(mean, b))
+        log_peak = -0.5 * ((mode - mean) / std) ** 2
+        candidates = torch.empty_like(tensor)
+        accept = torch.empty_like(tensor)
+        # the first round samples into tensor itself (no where/copy when all are accepted)
+        tensor.uniform_(a, b, generator=generator)
+        candidates.copy_(tensor)
+        candidates.sub_(mean).div_(std).pow_(2).mul_(-0.5).sub_(log_peak)  # log pdf / peak
+        pending = accept.uniform_(generator=generator).log_().gt(candidates)
+        if pending.any():
+            result = tensor
+            while True:
+                candidates.uniform_(a, b, generator=generator)
+                result = torch.where(pending, candidates, result)
+                candidates.sub_(mean).div_(std).pow_(2).mul_(-0.5).sub_(log_peak)
+                rejected = accept.uniform_(generator=generator).log_().gt(candidates)
+                pending = torch.where(pending, rejected, pending)
+                if not pending.any():
+                    break
+            tensor.copy_(result)
+        return tensor
 
 
 def constant_(tensor: Tensor, val: float) -> Tensor:

@@ -31,6 +31,10 @@ __all__ = ["Tensor", "Size", "CPU_KEYS", "META_KEYS", "make_tensor", "wrap_cpu"]
 
 DK = DispatchKey
 ADINPLACE = key_bits(DK.ADInplaceOrView)
+_CONJ_BIT = key_bits(DK.Conjugate)
+_NEG_BIT = key_bits(DK.Negative)
+_MATH_BITS = _CONJ_BIT | _NEG_BIT  # lazy conjugate / negative views (layers/mathbits.py)
+_ZERO_BIT = key_bits(DK.ZeroTensor)  # _efficientzerotensor (layers/zerotensor.py)
 CPU_KEYS = key_bits(DK.CPU) | ADINPLACE | key_bits(DK.AutogradCPU) | key_bits(DK.AutocastCPU)
 META_KEYS = key_bits(DK.Meta) | ADINPLACE | key_bits(DK.AutogradMeta)
 #: Inference tensors carry neither ADInplaceOrView nor the autograd keys.
@@ -324,6 +328,17 @@ class Tensor:
         if self._dtype.name == "bfloat16":
             # NumPy has no bfloat16 of its own: PyTorch refuses, and so do we.
             raise TypeError("Got unsupported ScalarType BFloat16")
+        if self._ks & _ZERO_BIT and not force:
+            raise RuntimeError(
+                " Cannot convert a ZeroTensor to numpy. Set force=True if you need the zero array."
+            )
+        if self._ks & _MATH_BITS:
+            bit = "conjugate" if self._ks & _CONJ_BIT else "negative"
+            fix = "resolve_conj" if self._ks & _CONJ_BIT else "resolve_neg"
+            raise RuntimeError(
+                f"Can't call numpy() on Tensor that has {bit} bit set. Use "
+                f"tensor.{fix}().numpy() instead."
+            )
         return data
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
@@ -343,6 +358,11 @@ class Tensor:
             raise data_access_error(self, "tolist()")
         if self._dtype.name == "bfloat16":
             data = data.astype(np.float32)
+        if self._ks & _ZERO_BIT:
+            raise RuntimeError("tolist() shouldn't be called on a tensor with unallocated storage")
+        if self._ks & _MATH_BITS:  # a lazy conjugate / negative view: its values
+            data = np.conj(data) if self._ks & _CONJ_BIT else data
+            data = np.negative(data) if self._ks & _NEG_BIT else data
         return data.tolist()
 
     def item(self) -> Any:
@@ -446,6 +466,9 @@ class Tensor:
     def __repr__(self, *, tensor_contents: Any = None) -> str:
         from .repr import tensor_repr
 
+        if self._ks & _MATH_BITS and self._data.__class__ is not MetaArray:
+            # PyTorch prints a lazy conjugate / negative view's values.
+            return tensor_repr(self.resolve_conj().resolve_neg(), tensor_contents)
         return tensor_repr(self, tensor_contents)
 
     def __format__(self, spec: str) -> str:

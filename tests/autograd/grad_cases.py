@@ -306,6 +306,71 @@ case("replication_pad3d")(lambda M, rng: ((t(M, rng, 1, 1, 3, 3, 3), [1, 0, 1, 0
 case("native_layer_norm")(
     lambda M, rng: ((t(M, rng, 2, 3, 4), [4], t(M, rng, 4), t(M, rng, 4), 1e-5), {})
 )
+case("native_batch_norm")(
+    lambda M, rng: (
+        (
+            t(M, rng, 4, 3, 2),
+            t(M, rng, 3),
+            t(M, rng, 3),
+            t(M, rng, 3, grad=False),
+            t(M, rng, 3, positive=True, grad=False),
+            True,
+            0.1,
+            1e-5,
+        ),
+        {},
+    )
+)
+case("native_batch_norm_eval", "native_batch_norm")(
+    lambda M, rng: (
+        (
+            t(M, rng, 4, 3),
+            t(M, rng, 3),
+            t(M, rng, 3),
+            t(M, rng, 3, grad=False),
+            t(M, rng, 3, positive=True, grad=False),
+            False,
+            0.1,
+            1e-5,
+        ),
+        {},
+    )
+)
+case("_native_batch_norm_legit")(
+    lambda M, rng: (
+        (
+            t(M, rng, 4, 3, 2),
+            t(M, rng, 3),
+            t(M, rng, 3),
+            t(M, rng, 3, grad=False),
+            t(M, rng, 3, positive=True, grad=False),
+            True,
+            0.1,
+            1e-5,
+        ),
+        {},
+    )
+)
+case("_native_batch_norm_legit.no_stats")(
+    lambda M, rng: ((t(M, rng, 4, 3, 2), t(M, rng, 3), t(M, rng, 3), True, 0.1, 1e-5), {})
+)
+case("_native_batch_norm_legit_no_training")(
+    lambda M, rng: (
+        (
+            t(M, rng, 4, 3),
+            t(M, rng, 3),
+            t(M, rng, 3),
+            t(M, rng, 3, grad=False),
+            t(M, rng, 3, positive=True, grad=False),
+            0.1,
+            1e-5,
+        ),
+        {},
+    )
+)
+case("native_group_norm")(
+    lambda M, rng: ((t(M, rng, 2, 4, 3), t(M, rng, 4), t(M, rng, 4), 2, 4, 3, 2, 1e-5), {})
+)
 case("embedding")(lambda M, rng: ((t(M, rng, 5, 3), ints(M, [[0, 2], [2, 4]])), {}))
 case("mse_loss")(lambda M, rng: ((t(M, rng, 3, 4), t(M, rng, 3, 4)), {}))
 case("binary_cross_entropy")(
@@ -542,3 +607,6 @@ case("diagonal_scatter")(lambda M, rng: ((t(M, rng, 3, 4), t(M, rng, 3), 1), {})
 case("as_strided_scatter")(
     lambda M, rng: ((t(M, rng, 4, 4), t(M, rng, 2, 2), [2, 2], [4, 1], 1), {})
 )
+
+# torch.linalg factorizations, special functions and assorted operators.
+from tests.autograd import grad_cases_ops as _grad_cases_ops  # noqa: E402, F401

@@ -220,3 +220,27 @@ def test_explain_output() -> None:
     assert (e.graph_count, e.graph_break_count, e.op_count) == (2, 1, 3)
     assert "Graph Count: 2" in str(e)
     assert [str(t) for t in e.ops_per_graph[0]] == ["aten.sin.default", "aten.sum.default"]
+
+
+def test_recompile_reasons_match_pytorch(monkeypatch, caplog) -> None:
+    import json
+    import os
+    import re
+
+    rec = json.load(
+        open(os.path.join(os.path.dirname(__file__), "..", "data", "compile_guards.json"))
+    )
+    monkeypatch.setenv("KEYROUTE_LOGS", "recompiles")
+    f = torch.compile(lambda x, n: x * n, backend="eager")
+    with caplog.at_level(logging.WARNING, logger="keyroute._dynamo"):
+        for dt, shape, rg, grad, n in rec["calls"]:
+            x = torch.ones(shape, dtype=getattr(torch, dt), requires_grad=rg)
+            with torch.set_grad_enabled(grad):
+                f(x, n)
+    got = [
+        m.group(1).split("  ")[0].strip()
+        for r in caplog.records
+        if (m := re.search(r"- \d+/\d+: (.*)", r.getMessage()))
+    ]
+    # keyroute's lambda parameters are named as PyTorch's function's (x, n).
+    assert got == rec["first_reasons"]

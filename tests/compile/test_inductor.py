@@ -137,3 +137,16 @@ def test_small_llama_decode_with_custom_ops_compiles_and_matches() -> None:
     src = _kernel(cm).src
     assert "keyroute.rms_norm.default: no lowering, called through its CPU kernel" in src
     assert src.count("_k_inplace_custom(") == 2 * cfg.layers  # store_kv, keys and values
+
+
+def test_a_buffer_read_by_a_view_is_not_overwritten() -> None:
+    def f(x):
+        a = x * 2
+        v = a.view(-1)
+        b = a + 1  # must not write a's buffer: v reads it after
+        return b, v * 3
+
+    c = torch.compile(f, backend="inductor")
+    x = torch.randn(2, 3)
+    for g, w in zip(c(x), f(x)):
+        assert torch.allclose(g, w)

@@ -117,6 +117,101 @@ CASES: dict[str, tuple[str, list[Any], dict[str, Any]]] = {
         {},
     ),
     "Transformer": ("nn.Transformer(8, 2, 2, 2, 16, 0.0)", [(5, 2, 8), (4, 2, 8)], {}),
+    # losses and distances
+    "SmoothL1Loss": ("nn.SmoothL1Loss(beta=0.5)", [(4, 3), (4, 3)], {}),
+    "SmoothL1Loss-sum": ("nn.SmoothL1Loss(reduction='sum')", [(5,), (5,)], {}),
+    "HuberLoss": ("nn.HuberLoss(delta=0.7)", [(4, 3), (4, 3)], {}),
+    "KLDivLoss-batchmean": ("nn.KLDivLoss(reduction='batchmean')", [(3, 4), ("prob", (3, 4))], {}),
+    "KLDivLoss-logtarget-none": (
+        "nn.KLDivLoss(reduction='none', log_target=True)",
+        [(3, 4), (3, 4)],
+        {},
+    ),
+    "PoissonNLLLoss": ("nn.PoissonNLLLoss()", [(4, 3), ("pos", (4, 3))], {}),
+    "PoissonNLLLoss-full": (
+        "nn.PoissonNLLLoss(log_input=False, full=True)",
+        [("pos", (6,)), ("pos", (6,))],
+        {},
+    ),
+    "GaussianNLLLoss": ("nn.GaussianNLLLoss()", [(4, 3), (4, 3), ("pos", (4, 3))], {}),
+    "GaussianNLLLoss-full-var1": (
+        "nn.GaussianNLLLoss(full=True, reduction='sum')",
+        [(4, 3), (4, 3), ("pos", (4, 1))],
+        {},
+    ),
+    "CosineEmbeddingLoss": (
+        "nn.CosineEmbeddingLoss(margin=0.2)",
+        [(4, 5), (4, 5), ("sign", (4,))],
+        {},
+    ),
+    "MarginRankingLoss": ("nn.MarginRankingLoss(0.1)", [(6,), (6,), ("sign", (6,))], {}),
+    "HingeEmbeddingLoss": ("nn.HingeEmbeddingLoss()", [(3, 4), ("sign", (3, 4))], {}),
+    "SoftMarginLoss": ("nn.SoftMarginLoss()", [(3, 4), ("sign", (3, 4))], {}),
+    "TripletMarginLoss": (
+        "nn.TripletMarginLoss(margin=0.5, swap=True)",
+        [(4, 3), (4, 3), (4, 3)],
+        {},
+    ),
+    "TripletMarginLoss-p1": ("nn.TripletMarginLoss(p=1)", [(4, 3), (4, 3), (4, 3)], {}),
+    "TripletMarginWithDistanceLoss": (
+        "nn.TripletMarginWithDistanceLoss()",
+        [(4, 3), (4, 3), (4, 3)],
+        {},
+    ),
+    "MultiLabelSoftMarginLoss": ("nn.MultiLabelSoftMarginLoss()", [(3, 4), ("prob", (3, 4))], {}),
+    "MultiMarginLoss": ("nn.MultiMarginLoss()", [(3, 4), ("long", (3,), 4)], {}),
+    "MultiMarginLoss-p2-weight": (
+        "nn.MultiMarginLoss(p=2, margin=0.5, weight=torch.tensor([1.0, 2.0, 0.5, 1.5]))",
+        [(3, 4), ("long", (3,), 4)],
+        {},
+    ),
+    "MultiLabelMarginLoss": (
+        "nn.MultiLabelMarginLoss()",
+        [(2, 4), ("raw_long", [[3, 0, -1, 1], [1, 2, 3, -1]])],
+        {},
+    ),
+    "CosineSimilarity": ("nn.CosineSimilarity(dim=1)", [(3, 4), (3, 4)], {}),
+    "PairwiseDistance": ("nn.PairwiseDistance(p=3.0, keepdim=True)", [(3, 4), (3, 4)], {}),
+    # activations
+    "ReLU6": ("nn.ReLU6()", [(3, 4)], {}),
+    "SELU": ("nn.SELU()", [(3, 4)], {}),
+    "CELU": ("nn.CELU(0.5)", [(3, 4)], {}),
+    "GLU": ("nn.GLU(0)", [(4, 3)], {}),
+    "Hardshrink": ("nn.Hardshrink(0.3)", [(3, 4)], {}),
+    "Softshrink": ("nn.Softshrink()", [(3, 4)], {}),
+    "Softsign": ("nn.Softsign()", [(3, 4)], {}),
+    "Tanhshrink": ("nn.Tanhshrink()", [(3, 4)], {}),
+    "Threshold": ("nn.Threshold(0.1, -2.0)", [(3, 4)], {}),
+    "LogSigmoid": ("nn.LogSigmoid()", [(3, 4)], {}),
+    "Hardsigmoid": ("nn.Hardsigmoid()", [(3, 4)], {}),
+    "Hardswish": ("nn.Hardswish()", [(3, 4)], {}),
+    "Softmin": ("nn.Softmin(dim=1)", [(3, 4)], {}),
+    "Softmax2d": ("nn.Softmax2d()", [(2, 3, 2, 2)], {}),
+    "PReLU": ("nn.PReLU(3, 0.1)", [(2, 3, 4)], {}),
+    "RReLU-eval": ("nn.RReLU()", [(3, 4)], {"steps": 0}),
+    # padding, pooling, shuffles, 3-d convolution, lazy layers, dropouts (eval / p=0)
+    "ZeroPad2d": ("nn.ZeroPad2d((1, 0, 2, 1))", [(1, 2, 3, 3)], {}),
+    "ConstantPad1d": ("nn.ConstantPad1d(2, 3.5)", [(2, 3, 4)], {}),
+    "ReflectionPad2d": ("nn.ReflectionPad2d(1)", [(1, 2, 3, 3)], {}),
+    "ReplicationPad1d": ("nn.ReplicationPad1d((2, 1))", [(2, 3, 4)], {}),
+    "CircularPad2d": ("nn.CircularPad2d(1)", [(1, 2, 3, 3)], {}),
+    "MaxPool1d": ("nn.MaxPool1d(3, stride=2, padding=1)", [(2, 3, 7)], {}),
+    "AvgPool1d": ("nn.AvgPool1d(2)", [(2, 3, 6)], {}),
+    "AdaptiveAvgPool1d": ("nn.AdaptiveAvgPool1d(3)", [(2, 3, 7)], {}),
+    "AdaptiveMaxPool1d": ("nn.AdaptiveMaxPool1d(3)", [(2, 3, 7)], {}),
+    "AdaptiveMaxPool2d": ("nn.AdaptiveMaxPool2d((2, 3))", [(1, 2, 5, 7)], {}),
+    "LPPool2d": ("nn.LPPool2d(2, 2)", [(1, 2, 4, 4)], {}),
+    "LPPool1d": ("nn.LPPool1d(3, 2)", [("pos", (1, 2, 6))], {}),
+    "PixelShuffle": ("nn.PixelShuffle(2)", [(1, 8, 2, 3)], {}),
+    "PixelUnshuffle": ("nn.PixelUnshuffle(2)", [(1, 2, 4, 6)], {}),
+    "ChannelShuffle": ("nn.ChannelShuffle(2)", [(1, 4, 2, 2)], {}),
+    "Conv3d": ("nn.Conv3d(2, 3, 2, stride=(1, 2, 1), padding=1)", [(1, 2, 3, 4, 3)], {}),
+    "LazyLinear": ("nn.LazyLinear(3)", [(4, 5)], {"steps": 2}),
+    "LazyConv2d": ("nn.LazyConv2d(3, 2)", [(1, 2, 4, 4)], {}),
+    "Dropout2d-eval": ("nn.Dropout2d(0.5)", [(2, 3, 2, 2)], {"steps": 0}),
+    "Dropout1d-p0": ("nn.Dropout1d(0.0)", [(2, 3, 4)], {}),
+    "AlphaDropout-eval": ("nn.AlphaDropout(0.2)", [(3, 4)], {"steps": 0}),
+    "DataParallel": ("nn.DataParallel(nn.Linear(3, 2))", [(4, 3)], {}),
     "Transformer-dropout-eval": (
         "nn.Transformer(8, 2, 1, 1, 16, 0.1, batch_first=True)",
         [(2, 5, 8), (2, 4, 8)],
@@ -131,6 +226,8 @@ def _inputs(lib: Any, specs: list[Any], seed: int) -> list[Any]:
     for spec in specs:
         if isinstance(spec, tuple) and spec and spec[0] == "long":
             out.append(lib.tensor(rng.integers(0, spec[2], size=spec[1]), dtype=lib.int64))
+        elif isinstance(spec, tuple) and spec and spec[0] == "raw_long":
+            out.append(lib.tensor(spec[1], dtype=lib.int64))
         elif isinstance(spec, tuple) and spec and spec[0] == "raw":
             v = spec[1]
             if isinstance(v, str) and v.startswith("causal"):  # a causal float mask
@@ -143,6 +240,19 @@ def _inputs(lib: Any, specs: list[Any], seed: int) -> list[Any]:
             padded = _inputs_from(lib, rng, spec[1])
             lengths = lib.tensor(spec[2])
             out.append(lib.nn.utils.rnn.pack_padded_sequence(padded, lengths, enforce_sorted=False))
+        elif isinstance(spec, tuple) and spec and spec[0] in ("pos", "sign", "prob", "randint"):
+            kind, shape = spec[0], spec[1]
+            if kind == "pos":
+                a = np.abs(rng.standard_normal(shape)) + 0.1
+            elif kind == "sign":
+                a = np.where(rng.random(shape) < 0.5, -1.0, 1.0)
+            elif kind == "prob":
+                a = rng.random(shape) * 0.9 + 0.05
+            else:
+                a = rng.integers(-1, spec[2], size=shape)
+                out.append(lib.tensor(a, dtype=lib.int64))
+                continue
+            out.append(lib.tensor(a.astype(np.float32)))
         elif isinstance(spec, tuple) and spec and spec[0] == "bool":
             out.append(lib.tensor(rng.random(spec[1]) < 0.3))
         else:

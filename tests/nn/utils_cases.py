@@ -166,7 +166,17 @@ def _fusion(lib: Any) -> Any:
     return [_np(fused(x)), _np(bn(conv(x)))]
 
 
+def _orthogonal(lib: Any) -> Any:
+    lib.manual_seed(0)
+    m = lib.nn.Linear(3, 3)
+    lib.nn.utils.parametrizations.orthogonal(m)
+    w = m.weight
+    m(lib.ones(2, 3)).sum().backward()
+    return [sorted(m.state_dict()), _np(w), _np(m.parametrizations.weight.original.grad)]
+
+
 CASES: dict[str, Callable[[Any], Any]] = {
+    "parametrizations-orthogonal": _orthogonal,
     "clip_grad_norm-2-foreach": _clip_norm(2.0, None),
     "clip_grad_norm-2-loop": _clip_norm(2.0, False),
     "clip_grad_norm-inf": _clip_norm(float("inf"), True),

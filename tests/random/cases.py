@@ -307,7 +307,14 @@ def _init(M: Any) -> list[Any]:  # noqa: N803
 @case("nn-init-trunc-normal")
 def _init_trunc(M: Any) -> list[Any]:  # noqa: N803
     M.manual_seed(43)
-    return [M.nn.init.trunc_normal_(M.empty(10, 7), std=0.02)]
+    g = M.Generator().manual_seed(5)
+    return [
+        M.nn.init.trunc_normal_(M.empty(10, 7), std=0.02),
+        # a narrow window: PyTorch's uniform-candidate rejection branch
+        M.nn.init.trunc_normal_(M.empty(300), mean=0.0, std=1.0, a=1.5, b=3.0),
+        M.nn.init.trunc_normal_(M.empty(40, dtype=M.float64), mean=0.5, std=0.2, a=0, b=1),
+        M.nn.init.trunc_normal_(M.empty(500), a=-0.5, b=0.5, generator=g),
+    ]
 
 
 @case("nn-modules")

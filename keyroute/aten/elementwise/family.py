@@ -12,6 +12,7 @@ from ...tensor.dtype import (
     bool_,
     dtype,
 )
+from ...tensor.memory_overlap import assert_no_partial_overlap
 from .._define import aten, aten_lib, defop, register_meta
 from .._meta_util import shape_of
 from .checks import CPP_NAME, _check_cast, _result, check_inplace_shape
@@ -39,6 +40,7 @@ def _inplace(schema: str, functional: Any, rule: Rule | None, cpp_names: bool = 
     fn = aten(functional) if isinstance(functional, str) else functional
 
     def inplace(self: Any, *args: Any, **kwargs: Any) -> Any:
+        _no_partial_overlap(self, args, kwargs)
         if rule is not None:
             shape, dt = rule(self, *args, **kwargs)
             check_inplace_shape(self, shape)
@@ -52,6 +54,14 @@ def _inplace(schema: str, functional: Any, rule: Rule | None, cpp_names: bool = 
     inplace.__name__ = op.__name__
     aten_lib.impl(op, inplace, "CompositeExplicitAutograd")
     return op
+
+
+def _no_partial_overlap(written: Tensor, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """TensorIterator's first check, before shapes and dtypes: the written tensor may be an
+    input (the same memory, the same geometry) but may not partly overlap one."""
+    for a in (*args, *kwargs.values()):
+        if a.__class__ is Tensor or isinstance(a, Tensor):
+            assert_no_partial_overlap(written, a)
 
 
 def _resize_out(out: Tensor, shape: tuple[int, ...]) -> None:
@@ -72,6 +82,7 @@ def _out(schema: str, functional: Any, rule: Rule | None, check: str = "cast") -
     name = op._schema.name.split("::")[-1]
 
     def out_kernel(*args: Any, out: Tensor, **kwargs: Any) -> Tensor:
+        _no_partial_overlap(out, args, kwargs)
         if rule is not None and check in ("found", "cast", "nan_to_num"):
             _shape_, dt = rule(*args, **kwargs)
             if check == "found" and out._dtype is not dt:

@@ -49,9 +49,16 @@ def _rsub_scalar(grad, alpha):
 
 @derivative("mul.Tensor", "MulBackward0", save=("self", "other"), self_for=("other",))
 def _mul(grad, self, other, needs):
-    # PyTorch's generated MulBackward0 computes other's gradient first.
-    g_other = A.mul.Tensor(grad, self) if needs[1] else None
-    return (A.mul.Tensor(grad, other) if needs[0] else None), g_other
+    # PyTorch's generated MulBackward0 computes other's gradient first; with complex factors
+    # each gradient is grad times the other factor's conjugate (mul_tensor_backward).
+    g_other = A.mul.Tensor(grad, _conj(self)) if needs[1] else None
+    return (A.mul.Tensor(grad, _conj(other)) if needs[0] else None), g_other
+
+
+def _conj(t):
+    # Tensor.conj(): the tensor itself unless complex (no call a mode would see).
+    dt = getattr(t, "_dtype", None)
+    return A.conj.default(t) if dt is not None and dt.is_complex else t
 
 
 @derivative("mul.Scalar", "MulBackward1", inputs=("self",), save=("other",))

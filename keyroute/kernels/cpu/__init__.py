@@ -6,9 +6,11 @@ import warnings
 from . import core, unary, elementwise, binary, ternary, views, reductions, indexing  # noqa: F401
 from . import assembly, linalg, nn  # noqa: F401
 from . import random  # noqa: F401
+from . import linalg_ops, special, misc_ops  # noqa: F401
 from . import norms  # noqa: F401
 from . import backward_ops, conv_backward  # noqa: F401
 from . import dynamic_shape  # noqa: F401
+from . import mathbits  # noqa: F401
 
 # NumPy reports floating-point special cases (log(0), 0/0, overflow to inf) as RuntimeWarnings;
 # PyTorch computes the same inf and NaN silently. The filter covers only warnings raised where

@@ -188,7 +188,13 @@ def _operand(x: Any, dt: Any, np_dt: Any) -> Any:
     """x (tensor or Python scalar) as a NumPy operand of dtype np_dt."""
     if isinstance(x, Tensor):
         a = x._data
-        return a if a.dtype == np_dt else a.astype(np_dt)
+        if a.dtype == np_dt:
+            return a
+        if np_dt is not dt.np and a.dtype != dt.np:
+            # TensorIterator casts every operand to the common (result) dtype before the
+            # kernel widens a half type to float32: int64 min becomes -inf in float16 first.
+            a = a.astype(dt.np)
+        return a.astype(np_dt)
     return _scalar(x, dt, np_dt)
 
 

@@ -206,9 +206,24 @@ def _bitwise_scalar_kernels() -> None:
 _bitwise_scalar_kernels()
 
 
+def _keep_first_on_ties(ufunc: Any) -> Any:
+    """maximum/minimum as PyTorch's kernels: of two equal values (-0.0 and 0.0) the first
+    operand's is kept, where NumPy's ufuncs return the second's."""
+
+    def fn(a: Any, b: Any) -> Any:
+        r = ufunc(a, b)
+        if r.dtype.kind == "f" and np.ndim(r):
+            np.copyto(r, a, where=np.asarray(a == b), casting="unsafe")
+        elif r.dtype.kind == "f" and a == b:
+            r = r.dtype.type(a)
+        return r
+
+    return fn
+
+
 for _name, _uf in (
-    ("maximum", np.maximum),
-    ("minimum", np.minimum),
+    ("maximum", _keep_first_on_ties(np.maximum)),
+    ("minimum", _keep_first_on_ties(np.minimum)),
     ("fmax", np.fmax),
     ("fmin", np.fmin),
     ("atan2", np.arctan2),

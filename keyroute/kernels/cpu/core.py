@@ -17,6 +17,12 @@ from ...tensor.device import Device
 from ...tensor.dtype import to_dtype
 from ...tensor.geometry import allocation_error, check_in_bounds, contiguous_nbytes
 from ...tensor.layout import preserve_format, to_memory_format
+from ...tensor.memory_overlap import (
+    assert_no_partial_overlap,
+    infer_dense_strides,
+    is_non_overlapping_and_dense,
+)
+from . import fma as _fma
 from ._kernel import check_no_internal_overlap, kernel, wrap
 
 _as_strided = np.lib.stride_tricks.as_strided
@@ -129,6 +135,14 @@ def copy_(self, src, non_blocking=False):
         s = src._data
         if not isinstance(s, np.ndarray):
             raise NotImplementedError("Cannot copy out of meta tensor; no data!")
+        if s is dst or (
+            s.dtype == dst.dtype
+            and s.shape == dst.shape
+            and s.strides == dst.strides
+            and s.__array_interface__["data"][0] == dst.__array_interface__["data"][0]
+        ):
+            return self  # the same view of the same memory: PyTorch's copy_ returns early
+        assert_no_partial_overlap(self, src)
         if s.dtype.kind == "c" and dst.dtype.kind != "c":
             warnings.warn(
                 "Casting complex values to real discards the imaginary part", UserWarning, 2
@@ -153,12 +167,35 @@ def _layout_copy(a: np.ndarray, memory_format: Any, dt_np: Any) -> np.ndarray:
     with np.errstate(invalid="ignore", over="ignore"):
         if mf is not None and mf.name == "contiguous_format":
             return np.array(a, dtype=dt_np, order="C", copy=True)
-        if mf is not None and mf.name == "channels_last" and a.ndim == 4:
-            out = np.empty((a.shape[0], a.shape[2], a.shape[3], a.shape[1]), dt_np)
-            out = out.transpose(0, 3, 1, 2)
+        if mf is not None and mf.name.startswith("channels_last"):
+            rank = 4 if mf.name == "channels_last" else 5
+            if a.ndim != rank:
+                raise RuntimeError(f"required rank {rank} tensor to use {mf.name} format")
+        if mf is not None and mf.name.startswith("channels_last"):  # channels innermost
+            out = np.empty((a.shape[0], *a.shape[2:], a.shape[1]), dt_np)
+            out = out.transpose(0, a.ndim - 1, *range(1, a.ndim - 1))
             np.copyto(out, a, casting="unsafe")
             return out
+        return _preserve_copy(a, dt_np)
+
+
+def _preserve_copy(a: np.ndarray, dt_np: Any) -> np.ndarray:
+    """A copy in preserve_format, as PyTorch's empty_like lays it out: a non-overlapping and
+    dense layout keeps its strides (NumPy's K order does that), any other (an expanded or a
+    sliced tensor) gets dense strides in the order of the input's (infer_dense_strides)."""
+    shape = a.shape
+    strides = tuple(st // a.itemsize for st in a.strides)
+    if is_non_overlapping_and_dense(shape, strides) and all(st >= 0 for st in strides):
         return a.astype(dt_np, order="K", copy=True)
+    out_strides = infer_dense_strides(shape, strides)
+    size = 1 + sum((n - 1) * st for n, st in zip(shape, out_strides)) if a.size else 0
+    buf = np.empty(max(size, 0), dt_np)
+    itemsize = buf.itemsize
+    out = np.lib.stride_tricks.as_strided(
+        buf, shape, tuple(st * itemsize for st in out_strides), writeable=True
+    )
+    np.copyto(out, a, casting="unsafe")
+    return out
 
 
 @kernel("_to_copy")
@@ -190,9 +227,8 @@ def _to_copy(
 def clone(self, *, memory_format=None):
     a = self._data
     if memory_format is None and a.size:
-        # preserve_format, same dtype: NumPy's K-order copy keeps a dense layout's strides
-        # (no casting, so no floating-point state to guard)
-        return wrap(a.copy(order="K"), self._dtype)
+        # preserve_format, same dtype (no casting, so no floating-point state to guard)
+        return wrap(_preserve_copy(a, a.dtype), self._dtype)
     return wrap(_layout_copy(a, memory_format, a.dtype), self._dtype)
 
 
@@ -425,7 +461,7 @@ def expand(self, size, *, implicit=False):
     sizes = as_size(size)
     if len(sizes) < a.ndim:
         raise RuntimeError(
-            f"expand({self._dtype._short}Type{{{list(a.shape)}}}, size={list(sizes)}): the "
+            f"expand({self.type()}{{{list(a.shape)}}}, size={list(sizes)}): the "
             f"number of sizes provided ({len(sizes)}) must be greater or equal to the number of "
             f"dimensions in the tensor ({a.ndim})"
         )
@@ -469,6 +505,17 @@ def linspace_out(start, end, steps, *, out):
     a = out._data
     if steps == 1:
         a[...] = start
+        return out
+    if a.dtype == np.float32 or a.dtype == np.float64:
+        # PyTorch's scalar loop in the dtype, compiled with FMA contraction: start + step * i
+        # before the halfway point, end - step * (steps - 1 - i) after it, each rounded once
+        ct = a.dtype.type
+        s, e = ct(start), ct(end)
+        step = (e - s) / ct(steps - 1)
+        i = np.arange(steps)
+        low = i < steps // 2
+        k = np.where(low, i, steps - 1 - i).astype(ct)
+        a[...] = _fma.fma(np.where(low, step, -step), k, np.where(low, s, e), ct)
         return out
     num = complex if a.dtype.kind == "c" else float
     start, end = num(start), num(end)

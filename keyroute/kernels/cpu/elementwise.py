@@ -29,6 +29,7 @@ from ...aten._promotion import result_type
 from ...aten._scalars import check_python_int
 from ...tensor._tensor import CPU_KEYS, Tensor  # noqa: F401  (CPU_KEYS: generated kernels)
 from ...tensor.dtype import bool_, float32, float64
+from . import fma as _fma
 from ._elementwise_util import (  # noqa: F401  (the generated kernels read some of these)
     _ONE,
     _compute_np,
@@ -43,7 +44,7 @@ from ._elementwise_util import (  # noqa: F401  (the generated kernels read some
     ndarray,
 )
 from ._kernel import check_no_internal_overlap
-from .ternary import _addc_functional, lerp_Scalar
+from .ternary import _addc_functional, _lerp_arrays, lerp_Scalar
 
 # ----------------------------------------------------------------------------- binary
 
@@ -86,9 +87,11 @@ def _add_general_loud(self: Any, other: Any, alpha: Any, sub: bool) -> Tensor:
     a, b = _operand(self, dt, ct), _operand(other, dt, ct)
     _shape_check(self, other)
     if alpha is not _ONE:
-        b = np.multiply(b, _scalar(alpha, dt, ct))
-        if b.dtype != ct:
-            b = b.astype(ct)
+        al = _scalar(alpha, dt, ct)
+        if dt.category == 2:  # floating: PyTorch's fmadd(other, alpha, self), one rounding
+            r = _fma.fma(b, np.asarray(-al if sub else al, ct), a, ct)
+            return _finish(r, dt, (self, other))
+        b = np.multiply(b, al).astype(ct, copy=False)
     return _finish(np.subtract(a, b) if sub else np.add(a, b), dt, (self, other))
 
 
@@ -334,30 +337,25 @@ def _copy_result(self: Tensor, result: Tensor) -> Tensor:
 @hot_kernel("lerp_.Scalar")
 def lerp__Scalar(self: Tensor, end: Tensor, weight: Any) -> Tensor:
     if weight.__class__ is float and _same_float(self, end):
-        a = self._data
-        check_no_internal_overlap(a)
-        diff = np.subtract(end._data, a)
-        if abs(weight) < 0.5:
-            np.multiply(diff, weight, out=diff)
-            np.add(a, diff, out=a)
-        else:
-            np.multiply(diff, 1 - weight, out=diff)
-            np.subtract(end._data, diff, out=a)
+        check_no_internal_overlap(self._data)
+        np.copyto(self._data, _lerp_arrays(self._data, end._data, weight, self._data.dtype))
         return self
     return _copy_result(self, lerp_Scalar(self, end, weight))
 
 
 def _addc_inplace(op: str, functional: Callable[..., Tensor]) -> None:
-    combine = np.multiply if op == "addcmul" else np.true_divide
 
     def k(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) -> Tensor:
         if (value.__class__ is float or value.__class__ is int) and _same_float(
             self, tensor1, tensor2
         ):
             check_no_internal_overlap(self._data)
-            tmp = np.multiply(tensor1._data, value) if value != 1 else tensor1._data.copy()
-            combine(tmp, tensor2._data, out=tmp)
-            np.add(self._data, tmp, out=self._data)
+            a, t1, t2 = self._data, tensor1._data, tensor2._data
+            t1 = np.multiply(t1, np.asarray(value, a.dtype)) if value != 1 else t1
+            if op == "addcmul":  # fused, as PyTorch's: fma(value * t1, t2, self)
+                np.copyto(a, _fma.fma(t1, t2, a, a.dtype))
+            else:
+                np.add(a, np.true_divide(t1, t2), out=a)
             return self
         return _copy_result(self, functional(self, tensor1, tensor2, value=value))
 

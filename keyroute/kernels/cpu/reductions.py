@@ -29,6 +29,7 @@ from ...tensor.dtype import (
 )
 from ...tensor.meta_array import contiguous_strides
 from ._kernel import kernel, wrap
+from .cascade_sum import cascade_sum
 
 ndarray = np.ndarray
 _as_strided = np.lib.stride_tricks.as_strided
@@ -149,6 +150,15 @@ def _argsort(a: np.ndarray, axis: int, descending: bool) -> np.ndarray:
 # ----------------------------------------------------------------------------- sum / mean / prod
 
 
+def _add_reduce(a: np.ndarray, axis: Any, keepdim: bool) -> Any:
+    """A float32/float64 sum in PyTorch's cascade order where modelled; NumPy's otherwise."""
+    if a.dtype.char in "fd":
+        r = cascade_sum(a, axis, keepdim)
+        if r is not None:
+            return _c_layout(r)
+    return _add(a, axis, None, None, keepdim)
+
+
 def _sum_like(ufunc: Any, self: Tensor, dim: Any, keepdim: bool, dt: dtype) -> Tensor:
     a = self._data
     axis = _axis(a.ndim, dim)
@@ -156,6 +166,8 @@ def _sum_like(ufunc: Any, self: Tensor, dim: Any, keepdim: bool, dt: dtype) -> T
     src = a
     if a.dtype != acc:
         a = a.astype(acc)
+    if ufunc is _add:
+        return _wrap(_add_reduce(a, axis, keepdim), dt, src)
     return _wrap(ufunc(a, axis, None, None, keepdim), dt, src)
 
 
@@ -188,7 +200,7 @@ def _mean(self: Tensor, dim: Any, keepdim: bool, dtype: Any) -> Tensor:
     src = a
     if a.dtype != acc:
         a = a.astype(acc)
-    r = _add(a, axis, None, None, keepdim)
+    r = _add_reduce(a, axis, keepdim)
     n = a.shape[axis] if axis.__class__ is int else _count(a, r)
     # np.errstate costs more than this whole kernel: only the empty case needs it (0/0).
     if not n:
@@ -238,7 +250,33 @@ def _amax(name: str, ufunc: Any, self: Tensor, dim: Any, keepdim: bool) -> Tenso
         R.amax_check(name, a.shape, dim)
     if self._dtype.is_complex:
         R.not_implemented(f"{name[1:]}_values_cpu", self._dtype)
-    return _wrap(ufunc(a, axis, None, None, keepdim), self._dtype, a)
+    r = ufunc(a, axis, None, None, keepdim)
+    return _wrap(_first_of_zeros(r, a, axis, keepdim, ufunc is _max), self._dtype, a)
+
+
+def _first_of_zeros(r: Any, a: np.ndarray, axis: Any, keepdim: bool, is_max: bool) -> Any:
+    """-0.0 and 0.0 compare equal: PyTorch's amax/amin keep the first of them (their loops
+    replace the running value only on a strict comparison), NumPy's keep a later one (as
+    PyTorch's max()/min() of all elements do, so those are left to NumPy).
+    Where the result is a zero, take the first extreme along the reduced dims (argmax/argmin
+    give the first). Costs a pass only when a floating result holds a zero."""
+    if a.dtype.kind != "f" or not a.size:
+        return r
+    zero = r == 0
+    if not np.any(zero):
+        return r
+    axes = tuple(range(a.ndim)) if axis is None else (axis,) if axis.__class__ is int else axis
+    axes = tuple(d % a.ndim for d in axes) if a.ndim else ()
+    kept = [d for d in range(a.ndim) if d not in axes]
+    b = a.transpose(*kept, *axes).reshape(*(a.shape[d] for d in kept), -1)
+    pick = (np.argmax if is_max else np.argmin)(b, axis=-1)
+    first = np.take_along_axis(b, pick[..., None], axis=-1)[..., 0]
+    first = first.reshape(np.shape(r))
+    if np.ndim(r) == 0:
+        return first[()] if zero else r
+    out = np.array(r, copy=True)
+    np.copyto(out, first, where=zero)
+    return out
 
 
 @kernel("amax")
@@ -516,6 +554,8 @@ def _scan(name: str, ufunc: Any, self: Tensor, dim: int, dtype: Any) -> Tensor:
         return _wrap(_cast(a, acc).copy(), dt)
     out = np.empty(a.shape, acc)  # C order, as PyTorch's
     ufunc.accumulate(_cast(a, acc), axis=d, out=out)
+    if ufunc is np.add and out.dtype.kind in "fc":
+        out += 0.0  # PyTorch's sum starts from +0.0, so a run of -0.0 sums to +0.0
     return _wrap(out, dt)
 
 

@@ -13,6 +13,7 @@ from ...aten._promotion import result_type
 from ...aten._shape import broadcast_shapes
 from ...tensor._tensor import Tensor
 from ...tensor.dtype import bool_
+from . import fma as _fma
 from ._elementwise_util import (
     _compute_np,
     _contiguous,
@@ -26,12 +27,7 @@ from ._elementwise_util import (
 # -- lerp, addcmul, addcdiv
 
 
-def _lerp_arrays(a: Any, b: Any, w: Any) -> Any:
-    # PyTorch: |w| < 0.5 ? a + w * (b - a) : b - (b - a) * (1 - w)
-    diff = b - a
-    if w.__class__ is float:  # a scalar weight picks one formula for every element
-        return a + w * diff if abs(w) < 0.5 else b - diff * (1 - w)
-    return np.where(np.abs(w) < 0.5, a + w * diff, b - diff * (1 - w))
+_lerp_arrays = _fma.lerp  # PyTorch's fused |w| < 0.5 ? a + w (b - a) : b - (b - a)(1 - w)
 
 
 @kernel("lerp.Scalar")
@@ -41,7 +37,7 @@ def lerp_Scalar(self: Tensor, end: Tensor, weight: Any) -> Tensor:
     a, b = _operand(self, dt, ct), _operand(end, dt, ct)
     _shape_check(self, end)
     w = _scalar(weight, dt, ct)
-    return _finish(_lerp_arrays(a, b, w), dt, (self, end))
+    return _finish(_lerp_arrays(a, b, w, ct), dt, (self, end))
 
 
 @kernel("lerp.Tensor")
@@ -50,7 +46,7 @@ def lerp_Tensor(self: Tensor, end: Tensor, weight: Tensor) -> Tensor:
     ct = _compute_np(dt)
     a, b, w = (_operand(x, dt, ct) for x in (self, end, weight))
     _shape_check(self, end, weight)
-    return _finish(_lerp_arrays(a, b, w), dt, (self, end, weight))
+    return _finish(_lerp_arrays(a, b, w, ct), dt, (self, end, weight))
 
 
 def _addc(op: str) -> Callable[..., Tensor]:
@@ -60,7 +56,7 @@ def _addc(op: str) -> Callable[..., Tensor]:
         ct = _compute_np(dt)
         a, t1, t2 = (_operand(x, dt, ct) for x in (self, tensor1, tensor2))
         v = _scalar(value, dt, ct)
-        r = a + (v * t1) * t2 if op == "addcmul" else a + (v * t1) / t2
+        r = _fma.fma(v * t1, t2, a, ct) if op == "addcmul" else a + (v * t1) / t2
         return _finish(r, dt, (self, tensor1, tensor2))
 
     k.__name__ = op

@@ -437,6 +437,9 @@ def _clamp_arrays(a: Any, lo: Any, hi: Any) -> Any:
         out = np.minimum(out, hi)
     if out is a:
         out = a.copy()
+    elif out.dtype.kind == "f" and out.dtype == np.asarray(a).dtype and np.ndim(out):
+        # a value equal to a bound is the input's own (clamp(-0.0, min=0.0) is -0.0)
+        np.copyto(out, a, where=out == a)
     return out
 
 

@@ -18,9 +18,13 @@ __all__ = [
 ]
 
 # The families defined in their own modules (PyTorch's file names): each exports its __all__.
-from . import activation_mha, batchnorm, instancenorm, lazy, rnn, transformer  # noqa: E402, F401
+from . import activation_mha, activation_more, batchnorm, instancenorm, lazy, loss_more, rnn  # noqa: E402, F401, I001
+from . import misc, transformer  # noqa: E402
 
-_FAMILIES = (batchnorm, instancenorm, normalization, rnn, activation_mha, transformer)
+_FAMILIES = (
+    batchnorm, instancenorm, normalization, rnn, activation_mha, transformer, activation_more,
+    loss_more, misc,
+)  # fmt: skip
 for _family in _FAMILIES:
     for _name in _family.__all__:
         globals()[_name] = getattr(_family, _name)
