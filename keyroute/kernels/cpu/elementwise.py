@@ -29,6 +29,7 @@ from ...aten._promotion import result_type
 from ...aten._scalars import check_python_int
 from ...tensor._tensor import CPU_KEYS, Tensor  # noqa: F401  (CPU_KEYS: generated kernels)
 from ...tensor.dtype import bool_, float32, float64
+from ...tensor.memory_overlap import assert_no_partial_overlap
 from . import fma as _fma
 from ._elementwise_util import (  # noqa: F401  (the generated kernels read some of these)
     _ONE,
@@ -271,6 +272,9 @@ def _inplace_binary(
         dt = self._dtype
         if 0 in a.strides:
             check_no_internal_overlap(a)  # (an expanded self)
+        if other.__class__ is Tensor and (a.base is not None or other._data.base is not None):
+            # only views can share memory with self: TensorIterator refuses a partial overlap
+            assert_no_partial_overlap(self, other)
         if alpha is _ONE:
             oc = other.__class__
             if oc is Tensor:
