@@ -4,7 +4,8 @@
     keyroute generate "Once upon a time" --temperature 0.8 --top-k 50 --top-p 0.9 --seed 0
 
 The tokens are printed as they come; then the prefill and decode speeds (stderr). `--trace`
-adds the operator calls per dispatch key, `--quantized` keeps the Q4_1 / Q8_0 weights
+adds the operator calls per dispatch key, `--profile trace.json` the profiler's table and a
+Chrome trace (`keyroute view trace.json`), `--quantized` keeps the Q4_1 / Q8_0 weights
 quantized, `--compile` runs the decode step through keyroute.compile(mode="reduce-overhead").
 """
 
@@ -39,6 +40,9 @@ def add_command(sub: Any) -> None:
     p.add_argument("--compile", action="store_true", help="compile the decode step")
     p.add_argument("--trace", action="store_true", help="operator calls per dispatch key")
     p.add_argument(
+        "--profile", metavar="TRACE", default=None, help="profile the run: table + Chrome trace"
+    )
+    p.add_argument(
         "--no-custom-ops", action="store_true", help="plain aten operators, not keyroute::*"
     )
     p.add_argument("--max-seq-len", type=int, default=2048, help="KV cache positions")
@@ -60,6 +64,12 @@ def _cmd_generate(args: argparse.Namespace) -> int:
         return _err(str(e))
     if args.max_seq_len <= 0:
         return _err(f"--max-seq-len must be positive, got {args.max_seq_len}")
+    if args.profile:  # checked before loading anything, not after
+        import os
+
+        folder = os.path.dirname(os.path.abspath(args.profile))
+        if not os.path.isdir(folder):
+            return _err(f"--profile folder {folder} does not exist")
     try:
         model = llama.load(
             args.model,
@@ -99,6 +109,12 @@ def _cmd_generate(args: argparse.Namespace) -> int:
 
             with count_dispatch_keys() as keys:
                 out = model.generate(args.prompt, args.max_new_tokens, **kwargs)
+        elif args.profile:
+            from ..profiler import profile
+
+            # loading the weights (above) is not part of the profile
+            with profile(record_shapes=True) as prof:
+                out = model.generate(args.prompt, args.max_new_tokens, **kwargs)
         else:
             out = model.generate(args.prompt, args.max_new_tokens, **kwargs)
     except ValueError as e:
@@ -114,6 +130,10 @@ def _cmd_generate(args: argparse.Namespace) -> int:
         f"stop: {out.stop_reason}",
         file=sys.stderr,
     )
+    if args.profile:
+        print(prof.key_averages().table(sort_by="self_cpu_time_total", row_limit=20))
+        prof.export_chrome_trace(args.profile)
+        print(f"trace written to {args.profile}")
     if args.trace:
         print("\noperator calls per dispatch key (calls and redispatches)")
         for key, n in sorted(keys.by_key.items(), key=lambda kv: (-kv[1], kv[0])):

@@ -187,6 +187,23 @@ def test_generate_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert "tokens/s" in captured.err
 
 
+def test_generate_command_profile(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from keyroute.cli import main
+
+    trace = tmp_path / "generate.json"
+    args = ["generate", "The capital of France is", "--max-new-tokens", "3"]
+    assert main([*args, "--profile", str(trace)]) == 0
+    out = capsys.readouterr().out
+    assert "keyroute::rms_norm" in out and "aten::mm" in out and "Self CPU" in out
+    assert f"trace written to {trace}" in out
+    events = json.loads(trace.read_text())["traceEvents"]
+    names = {e.get("name") for e in events}
+    assert "keyroute::store_kv" in names and "aten::mm" in names
+    missing = str(tmp_path / "no" / "t.json")
+    assert main([*args, "--profile", missing]) == 2
+    assert "--profile folder" in capsys.readouterr().err
+
+
 def test_generate_command_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
     from keyroute.cli import main
 
