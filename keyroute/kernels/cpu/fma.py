@@ -45,7 +45,11 @@ def _fma64(x: Any, y: Any, z: Any) -> Any:
 def fma(x: Any, y: Any, z: Any, ct: Any) -> Any:
     """x * y + z in compute dtype ct, rounded once when ct is float32."""
     if np.dtype(ct) == _F32:
-        r = np.add(np.multiply(x, y, dtype=np.float64), z, dtype=np.float64)
+        r = np.multiply(x, y, dtype=np.float64)
+        if r.ndim and r.shape == np.shape(z):
+            np.add(r, z, out=r)  # into the product's float64 buffer: one temporary, not two
+        else:  # z broadcasts wider (or a 0-d product, which NumPy returns as a scalar)
+            r = np.add(r, z, dtype=np.float64)
         return r.astype(np.float32)
     if np.dtype(ct) == _F64:
         return _fma64(x, y, z)
