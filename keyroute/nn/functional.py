@@ -620,8 +620,9 @@ from ._functional import attention as _attention  # noqa: E402
 from ._functional import losses as _losses  # noqa: E402
 from ._functional import misc as _misc  # noqa: E402
 from ._functional import norms as _norms  # noqa: E402
+from ._functional import sampling as _sampling  # noqa: E402
 
-for _family in (_norms, _attention, _activations, _losses, _misc):
+for _family in (_norms, _attention, _activations, _losses, _misc, _sampling):
     for _name in _family.__all__:
         globals()[_name] = getattr(_family, _name)
         if _name not in __all__:

@@ -29,3 +29,35 @@ case("_fft_c2r_2d", "_fft_c2r")(lambda M, rng: ((c(M, rng, 3, 2, 3), [0, 2], 0, 
 case("_fft_c2c")(lambda M, rng: ((c(M, rng, 3, 4), [1], 0, True), {}))
 case("_fft_c2c_inverse", "_fft_c2c")(lambda M, rng: ((c(M, rng, 3, 4), [0, 1], 2, False), {}))
 case("_fft_c2c_ortho", "_fft_c2c")(lambda M, rng: ((c(M, rng, 5), [0], 1, True), {}))
+
+
+# Interpolation (aten/nn/upsample.py): each operator and its _backward operator (whose gradient
+# is the forward again), up- and down-sampling, with align_corners where it applies.
+_UPSAMPLE = {
+    "upsample_nearest1d": ((2, 2, 4), [7], ()),
+    "upsample_nearest2d": ((1, 2, 3, 4), [5, 3], ()),
+    "upsample_nearest3d": ((1, 1, 2, 3, 2), [3, 4, 4], ()),
+    "_upsample_nearest_exact1d": ((2, 2, 4), [7], ()),
+    "_upsample_nearest_exact2d": ((1, 2, 3, 4), [5, 3], ()),
+    "_upsample_nearest_exact3d": ((1, 1, 2, 3, 2), [3, 4, 4], ()),
+    "upsample_linear1d": ((2, 2, 4), [7], (False,)),
+    "upsample_bilinear2d": ((1, 2, 3, 4), [5, 3], (False,)),
+    "upsample_trilinear3d": ((1, 1, 2, 3, 2), [3, 4, 3], (False,)),
+    "upsample_bicubic2d": ((1, 2, 3, 4), [5, 3], (False,)),
+}
+
+
+def _upsample_cases(op: str, shape: tuple[int, ...], out: list[int], ac: tuple) -> None:
+    case(op)(lambda M, rng: ((t(M, rng, *shape), out, *ac), {}))
+    gshape = (*shape[:2], *out)
+    case(op + "_backward")(lambda M, rng: ((t(M, rng, *gshape), out, list(shape), *ac), {}))
+    if ac:
+        case(op + "_align", op)(lambda M, rng: ((t(M, rng, *shape), out, True), {}))
+        nd = len(out)
+        case(op + "_scales", op)(
+            lambda M, rng: ((t(M, rng, *shape), out, False, *([1.7] * nd)), {})
+        )
+
+
+for _op, (_shape, _out, _ac) in _UPSAMPLE.items():
+    _upsample_cases(_op, _shape, _out, _ac)

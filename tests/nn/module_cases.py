@@ -217,6 +217,24 @@ CASES: dict[str, tuple[str, list[Any], dict[str, Any]]] = {
         [(2, 5, 8), (2, 4, 8)],
         {"steps": 0},
     ),
+    # resampling (F.interpolate over the upsample_* operators)
+    "Upsample-nearest": ("nn.Upsample(scale_factor=2)", [(1, 2, 3, 4)], {}),
+    "Upsample-bilinear": ("nn.Upsample(size=(5, 7), mode='bilinear')", [(1, 2, 3, 4)], {}),
+    "Upsample-bicubic-align": (
+        "nn.Upsample(scale_factor=1.5, mode='bicubic', align_corners=True)",
+        [(1, 2, 3, 4)],
+        {},
+    ),
+    "Upsample-linear": ("nn.Upsample(scale_factor=2.5, mode='linear')", [(2, 3, 4)], {}),
+    "Upsample-trilinear-recompute": (
+        "nn.Upsample(scale_factor=(1.5, 2, 1.2), mode='trilinear', recompute_scale_factor=True)",
+        [(1, 1, 2, 3, 4)],
+        {},
+    ),
+    "Upsample-nearest-exact": ("nn.Upsample(size=5, mode='nearest-exact')", [(2, 2, 3)], {}),
+    "Upsample-area": ("nn.Upsample(scale_factor=0.5, mode='area')", [(1, 2, 6, 4)], {}),
+    "UpsamplingNearest2d": ("nn.UpsamplingNearest2d(scale_factor=3)", [(1, 2, 2, 3)], {}),
+    "UpsamplingBilinear2d": ("nn.UpsamplingBilinear2d(size=(4, 5))", [(1, 2, 2, 3)], {}),
 }
 
 

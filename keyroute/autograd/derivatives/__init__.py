@@ -39,6 +39,7 @@ from . import (  # noqa: E402, F401, I001
     functional_variants,
     mathbits,
     fft,
+    upsample,
     inplace,
     no_formula,
 )

@@ -1,0 +1,166 @@
+"""torch.nn.functional's resampling: interpolate (and the deprecated upsample,
+upsample_nearest, upsample_bilinear) as PyTorch's Python function chooses its aten operator
+(the upsample_*.vec overloads, or adaptive average pooling for mode='area')."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any
+
+from ..._ops import ops
+from ...tensor._tensor import Tensor
+from .misc import adaptive_avg_pool1d
+
+aten = ops.aten
+
+__all__ = ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear"]
+
+_LINEAR = {3: "linear", 4: "bilinear", 5: "trilinear"}
+
+
+def _is_integer(x: Any) -> bool:
+    return (
+        isinstance(x, int)
+        and not isinstance(x, bool)
+        or (isinstance(x, Tensor) and not x.is_floating_point())
+    )
+
+
+def interpolate(
+    input: Tensor,  # noqa: A002
+    size: Any = None,
+    scale_factor: Any = None,
+    mode: str = "nearest",
+    align_corners: bool | None = None,
+    recompute_scale_factor: bool | None = None,
+    antialias: bool = False,
+) -> Tensor:
+    """Resample input to `size` or by `scale_factor` (torch.nn.functional.interpolate)."""
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError(
+                "align_corners option can only be set with the interpolating modes: "
+                "linear | bilinear | bicubic | trilinear"
+            )
+    elif align_corners is None:
+        align_corners = False
+    dim = input.dim() - 2
+    spatial = list(input.shape[2:])
+    output_size: Any = None
+    scale_factors: Any = None
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    if size is not None:
+        if isinstance(size, (list, tuple)):
+            if len(size) != dim:
+                raise ValueError(
+                    "Input and output must have the same number of spatial dimensions, but got "
+                    f"input with spatial dimensions of {spatial} and output size of {size}. "
+                    "Please provide input tensor in (N, C, d1, d2, ...,dK) format and output "
+                    "size in (o1, o2, ...,oK) format."
+                )
+            if not all(_is_integer(x) for x in size):
+                raise TypeError(
+                    "expected size to be one of int or Tuple[int] or Tuple[int, int] or "
+                    f"Tuple[int, int, int], but got size with types {[type(x) for x in size]}"
+                )
+            output_size = list(size)
+        else:
+            output_size = [size] * dim
+    elif scale_factor is not None:
+        if isinstance(scale_factor, (list, tuple)):
+            if len(scale_factor) != dim:
+                raise ValueError(
+                    "Input and scale_factor must have the same number of spatial dimensions, "
+                    f"but got input with spatial dimensions of {spatial} and scale_factor of "
+                    f"shape {scale_factor}. Please provide input tensor in (N, C, d1, d2, "
+                    "...,dK) format and scale_factor in (s1, s2, ...,sK) format."
+                )
+            scale_factors = list(scale_factor)
+        else:
+            scale_factors = [scale_factor] * dim
+    else:
+        raise ValueError("either size or scale_factor should be defined")
+    if recompute_scale_factor and size is not None:
+        raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+    if mode == "area" and output_size is None:
+        recompute_scale_factor = True
+    if recompute_scale_factor:
+        # The output size from the scale; the kernel then derives its scale from the sizes.
+        output_size = [math.floor(spatial[i] * scale_factors[i]) for i in range(dim)]
+        scale_factors = None
+    if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and input.ndim == 4):
+        raise ValueError(
+            "Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and "
+            "requires a 4-D tensor as input"
+        )
+    nd = input.dim()
+    if mode == "nearest" and nd in (3, 4, 5):
+        return getattr(aten, f"upsample_nearest{nd - 2}d").vec(input, output_size, scale_factors)
+    if mode == "nearest-exact" and nd in (3, 4, 5):
+        op = getattr(aten, f"_upsample_nearest_exact{nd - 2}d").vec
+        return op(input, output_size, scale_factors)
+    if mode == "area" and nd in (3, 4, 5):
+        if nd == 3:
+            return adaptive_avg_pool1d(input, output_size)
+        if nd == 4:
+            return aten.adaptive_avg_pool2d.default(input, output_size)
+        return aten.adaptive_avg_pool3d.default(input, output_size)
+    if antialias:
+        raise NotImplementedError(
+            f"interpolate(mode={mode!r}, antialias=True) (aten::_upsample_{mode}2d_aa) is not "
+            "implemented in keyroute yet"
+        )
+    if nd in _LINEAR and mode == _LINEAR[nd]:
+        name = {3: "upsample_linear1d", 4: "upsample_bilinear2d", 5: "upsample_trilinear3d"}[nd]
+        return getattr(aten, name).vec(input, output_size, align_corners, scale_factors)
+    if nd == 4 and mode == "bicubic":
+        return aten.upsample_bicubic2d.vec(input, output_size, align_corners, scale_factors)
+    if nd == 4 and mode == "lanczos":
+        if align_corners:
+            raise ValueError("Lanczos mode does not support align_corners=True")
+        raise ValueError("Lanczos mode requires antialias=True")
+    for got, needs in ((3, "bilinear"), (3, "trilinear"), (4, "linear"), (4, "trilinear"),
+                       (5, "linear"), (5, "bilinear")):  # fmt: skip
+        if nd == got and mode == needs:
+            want = {"linear": 3, "bilinear": 4, "trilinear": 5}[needs]
+            raise NotImplementedError(f"Got {got}D input, but {needs} mode needs {want}D input")
+    raise NotImplementedError(
+        "Input Error: Only 3D, 4D and 5D input Tensors supported"
+        f" (got {nd}D) for the modes: nearest | linear | bilinear | bicubic | trilinear | "
+        f"lanczos | area | nearest-exact (got {mode})"
+    )
+
+
+def upsample(
+    input: Tensor,  # noqa: A002
+    size: Any = None,
+    scale_factor: Any = None,
+    mode: str = "nearest",
+    align_corners: bool | None = None,
+) -> Tensor:
+    """Deprecated alias of interpolate (with PyTorch's warning)."""
+    warnings.warn(
+        "`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` instead.",
+        stacklevel=2,
+    )
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input: Tensor, size: Any = None, scale_factor: Any = None) -> Tensor:  # noqa: A002
+    """Deprecated: interpolate(mode='nearest')."""
+    warnings.warn(
+        "`nn.functional.upsample_nearest` is deprecated. Use `nn.functional.interpolate` instead.",
+        stacklevel=2,
+    )
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input: Tensor, size: Any = None, scale_factor: Any = None) -> Tensor:  # noqa: A002
+    """Deprecated: interpolate(mode='bilinear', align_corners=True)."""
+    warnings.warn(
+        "`nn.functional.upsample_bilinear` is deprecated. Use `nn.functional.interpolate` instead.",
+        stacklevel=2,
+    )
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
