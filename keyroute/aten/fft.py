@@ -18,7 +18,7 @@ from typing import Any
 from ..tensor._tensor import Tensor
 from ..tensor.dtype import complex64, complex128, float32, float64, get_default_dtype, to_dtype
 from . import _shape
-from ._define import composite, meta
+from ._define import composite, composite_explicit, meta
 from ._meta_util import check, new_meta, shape_of
 from .linalg import exact_out_variant, op
 
@@ -375,7 +375,7 @@ def _freq_dtype(name: str, dtype: Any) -> Any:
     return dt
 
 
-@composite(f"fft_fftfreq(int n, float d=1.0, {_FACTORY}) -> Tensor")
+@composite_explicit(f"fft_fftfreq(int n, float d=1.0, {_FACTORY}) -> Tensor")
 def fft_fftfreq(n, d=1.0, *, dtype=None, layout=None, device=None, pin_memory=None):
     dt = _freq_dtype("fftfreq", dtype)
     out = op("arange.start_step")(0, n, 1, dtype=dt, device=device)
@@ -385,7 +385,7 @@ def fft_fftfreq(n, d=1.0, *, dtype=None, layout=None, device=None, pin_memory=No
     return op("mul_.Scalar")(out, 1.0 / (n * d))
 
 
-@composite(f"fft_rfftfreq(int n, float d=1.0, {_FACTORY}) -> Tensor")
+@composite_explicit(f"fft_rfftfreq(int n, float d=1.0, {_FACTORY}) -> Tensor")
 def fft_rfftfreq(n, d=1.0, *, dtype=None, layout=None, device=None, pin_memory=None):
     dt = _freq_dtype("rfftfreq", dtype)
     out = op("arange.start_step")(0, n // 2 + 1, 1, dtype=dt, device=device)

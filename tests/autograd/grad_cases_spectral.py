@@ -61,3 +61,16 @@ def _upsample_cases(op: str, shape: tuple[int, ...], out: list[int], ac: tuple) 
 
 for _op, (_shape, _out, _ac) in _UPSAMPLE.items():
     _upsample_cases(_op, _shape, _out, _ac)
+
+
+# Sliding blocks and pixel shuffles (aten/nn/fold.py): overlapping blocks, padding, dilation.
+case("im2col")(lambda M, rng: ((t(M, rng, 1, 2, 4, 5), [2, 3], [1, 1], [1, 0], [1, 2]), {}))
+case("im2col_dilated", "im2col")(
+    lambda M, rng: ((t(M, rng, 2, 4, 4), [2, 2], [2, 1], [0, 1], [1, 1]), {})
+)
+case("col2im")(lambda M, rng: ((t(M, rng, 1, 8, 6), [3, 4], [2, 2], [1, 1], [0, 0], [1, 1]), {}))
+case("col2im_strided", "col2im")(
+    lambda M, rng: ((t(M, rng, 12, 4), [4, 5], [2, 3], [1, 1], [1, 0], [2, 2]), {})
+)
+case("pixel_shuffle")(lambda M, rng: ((t(M, rng, 2, 8, 2, 3), 2), {}))
+case("pixel_unshuffle")(lambda M, rng: ((t(M, rng, 1, 2, 4, 6), 2), {}))

@@ -235,6 +235,12 @@ CASES: dict[str, tuple[str, list[Any], dict[str, Any]]] = {
     "Upsample-area": ("nn.Upsample(scale_factor=0.5, mode='area')", [(1, 2, 6, 4)], {}),
     "UpsamplingNearest2d": ("nn.UpsamplingNearest2d(scale_factor=3)", [(1, 2, 2, 3)], {}),
     "UpsamplingBilinear2d": ("nn.UpsamplingBilinear2d(size=(4, 5))", [(1, 2, 2, 3)], {}),
+    "Unfold": (
+        "nn.Unfold(kernel_size=(2, 3), dilation=1, padding=1, stride=2)",
+        [(2, 3, 5, 6)],
+        {},
+    ),
+    "Fold": ("nn.Fold(output_size=(4, 5), kernel_size=2)", [(2, 12, 12)], {}),
 }
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 # The families define their operators in this order (isort would sort it).
 # isort: off
 from . import norm, sparse, dropout, attention, loss, conv, pool, padding
-from . import upsample
+from . import upsample, fold
 
 # isort: on
 from ._common import REDUCTION, _ints

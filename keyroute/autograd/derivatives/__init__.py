@@ -40,6 +40,7 @@ from . import (  # noqa: E402, F401, I001
     mathbits,
     fft,
     upsample,
+    fold,
     inplace,
     no_formula,
 )

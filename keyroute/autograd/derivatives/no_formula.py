@@ -107,6 +107,8 @@ NON_DIFFERENTIABLE = {
 #: NotImplemented kernel even when the functional operator has a formula or is not
 #: differentiable (isinf.out and isnan.out, generated too, are DONT_REQUIRE_DERIVATIVE).
 GENERATED_OUT = {
+    "pixel_shuffle.out",
+    "pixel_unshuffle.out",
     "select_backward.out",
     "slice_backward.out",
     "diagonal_backward.out",

@@ -108,6 +108,8 @@ def _backward(
         wd = np.stack(w, axis=-1).reshape(shape)
         weight = wd if weight is None else weight * wd
     planes = g.shape[0] * g.shape[1]
+    if planes == 0:
+        return wrap(fix_empty(np.zeros(m.shape, npdt)), grad._dtype)
     go = np.ascontiguousarray(g).reshape(planes, -1)
     n_out = go.shape[1]
     flat_idx = flat_idx.reshape(n_out, -1)

@@ -119,34 +119,13 @@ def feature_alpha_dropout(
 
 
 def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:  # noqa: A002
-    """(*, C r^2, H, W) -> (*, C, H r, W r)."""
-    r = upscale_factor
-    *batch, c, h, w = input.shape
-    if c % (r * r) != 0:
-        raise RuntimeError(
-            "pixel_shuffle expects its input's 'channel' dimension to be divisible by the "
-            f"square of upscale_factor, but input.size(-3)={c} is not divisible by {r * r}"
-        )
-    oc = c // (r * r)
-    x = input.reshape(*batch, oc, r, r, h, w)
-    nb = len(batch)
-    perm = [*range(nb), nb, nb + 3, nb + 1, nb + 4, nb + 2]
-    return x.permute(perm).reshape(*batch, oc, h * r, w * r)
+    """(*, C r^2, H, W) -> (*, C, H r, W r) (aten::pixel_shuffle)."""
+    return _op("pixel_shuffle")(input, upscale_factor)
 
 
 def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:  # noqa: A002
-    """(*, C, H r, W r) -> (*, C r^2, H, W)."""
-    r = downscale_factor
-    *batch, c, h, w = input.shape
-    if h % r or w % r:
-        raise RuntimeError(
-            "pixel_unshuffle expects height and width to be divisible by downscale_factor, but "
-            f"input.size(-2)={h} and input.size(-1)={w} are not divisible by {r}"
-        )
-    x = input.reshape(*batch, c, h // r, r, w // r, r)
-    nb = len(batch)
-    perm = [*range(nb), nb, nb + 2, nb + 4, nb + 1, nb + 3]
-    return x.permute(perm).reshape(*batch, c * r * r, h // r, w // r)
+    """(*, C, H r, W r) -> (*, C r^2, H, W) (aten::pixel_unshuffle)."""
+    return _op("pixel_unshuffle")(input, downscale_factor)
 
 
 def channel_shuffle(input: Tensor, groups: int) -> Tensor:  # noqa: A002

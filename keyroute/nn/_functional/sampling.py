@@ -14,7 +14,7 @@ from .misc import adaptive_avg_pool1d
 
 aten = ops.aten
 
-__all__ = ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear"]
+__all__ = ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear", "unfold", "fold"]
 
 _LINEAR = {3: "linear", 4: "bilinear", 5: "trilinear"}
 
@@ -164,3 +164,39 @@ def upsample_bilinear(input: Tensor, size: Any = None, scale_factor: Any = None)
         stacklevel=2,
     )
     return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
+
+
+def _pair(x: Any) -> list[int]:
+    return list(x) if isinstance(x, (list, tuple)) else [x, x]
+
+
+def unfold(
+    input: Tensor,  # noqa: A002
+    kernel_size: Any,
+    dilation: Any = 1,
+    padding: Any = 0,
+    stride: Any = 1,
+) -> Tensor:
+    """Sliding local blocks of a batched image, as columns (aten::im2col)."""
+    return aten.im2col.default(
+        input, _pair(kernel_size), _pair(dilation), _pair(padding), _pair(stride)
+    )
+
+
+def fold(
+    input: Tensor,  # noqa: A002
+    output_size: Any,
+    kernel_size: Any,
+    dilation: Any = 1,
+    padding: Any = 0,
+    stride: Any = 1,
+) -> Tensor:
+    """Sums sliding local blocks back into an image (aten::col2im)."""
+    return aten.col2im.default(
+        input,
+        _pair(output_size),
+        _pair(kernel_size),
+        _pair(dilation),
+        _pair(padding),
+        _pair(stride),
+    )

@@ -20,11 +20,11 @@ __all__ = [
 # The families defined in their own modules (PyTorch's file names): each exports its __all__.
 from . import activation_mha, activation_more, batchnorm, instancenorm, lazy, loss_more, rnn  # noqa: E402, F401, I001
 from . import misc, transformer  # noqa: E402
-from . import upsampling  # noqa: E402
+from . import fold, upsampling  # noqa: E402
 
 _FAMILIES = (
     batchnorm, instancenorm, normalization, rnn, activation_mha, transformer, activation_more,
-    loss_more, misc, upsampling,
+    loss_more, misc, upsampling, fold,
 )  # fmt: skip
 for _family in _FAMILIES:
     for _name in _family.__all__:

@@ -1,0 +1,72 @@
+"""Samples of the sliding-block and pixel-shuffle operators (aten/nn/fold.py; see
+tests/ops/harness.py): im2col / col2im with kernel, dilation, padding and stride (overlapping
+blocks sum), unbatched inputs, their shape errors; pixel_shuffle / pixel_unshuffle with batch
+dims, channels-last inputs and their errors. Sample ids are `<op>-<case>`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.ops.harness import Sample, rand
+
+SAMPLES: list[Sample] = []
+
+
+def _add(sid: str, op: str, make: Any, **kw: Any) -> None:
+    SAMPLES.append(Sample(sid, op, make, **kw))
+
+
+def T(shape: tuple[int, ...], dt: str = "float32") -> Any:
+    return lambda M, r: rand(M, r, shape, dt)
+
+
+def CL(shape: tuple[int, ...]) -> Any:
+    return lambda M, r: rand(M, r, shape).contiguous(memory_format=M.channels_last)
+
+
+def mk(*specs: Any) -> Any:
+    def make(M: Any, r: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        return tuple(s(M, r) if callable(s) else s for s in specs), {}
+
+    return make
+
+
+_I = [1, 1]
+_Z = [0, 0]
+_add("im2col-basic", "im2col", mk(T((2, 3, 4, 5)), [2, 2], _I, _Z, _I))
+_add("im2col-all", "im2col", mk(T((2, 3, 5, 6)), [2, 3], [2, 1], [1, 2], [2, 1]))
+_add("im2col-unbatched", "im2col", mk(T((3, 4, 4)), [3, 3], _I, [1, 1], [2, 2]))
+_add("im2col-float64", "im2col", mk(T((1, 2, 4, 4), "float64"), [2, 2], _I, _Z, [2, 2]))
+_add("im2col-int", "im2col", mk(T((1, 2, 3, 3), "int64"), [2, 2], _I, _Z, _I))
+_add("im2col-empty-batch", "im2col", mk(T((0, 2, 3, 3)), [2, 2], _I, _Z, _I))
+_add("im2col-too-big", "im2col", mk(T((1, 2, 3, 3)), [4, 4], _I, _Z, _I))
+_add("im2col-bad-kernel", "im2col", mk(T((1, 2, 3, 3)), [0, 2], _I, _Z, _I))
+_add("im2col-bad-dilation", "im2col", mk(T((1, 2, 3, 3)), [2, 2], [0, 1], _Z, _I))
+_add("im2col-bad-padding", "im2col", mk(T((1, 2, 3, 3)), [2, 2], _I, [-1, 0], _I))
+_add("im2col-bad-stride", "im2col", mk(T((1, 2, 3, 3)), [2, 2], _I, _Z, [0, 1]))
+_add("im2col-bad-rank", "im2col", mk(T((2, 3)), [2, 2], _I, _Z, _I))
+_add("im2col-bad-len", "im2col", mk(T((1, 2, 3, 3)), [2], _I, _Z, _I))
+_add("col2im-basic", "col2im", mk(T((2, 12, 12)), [4, 5], [2, 2], _I, _Z, _I))
+_add("col2im-all", "col2im", mk(T((2, 18, 24)), [5, 6], [2, 3], [2, 1], [1, 2], [2, 1]))
+_add("col2im-unbatched", "col2im", mk(T((27, 4)), [4, 4], [3, 3], _I, [1, 1], [2, 2]))
+_add("col2im-float64", "col2im", mk(T((1, 8, 4), "float64"), [4, 4], [2, 2], _I, _Z, [2, 2]))
+_add("col2im-empty-batch", "col2im", mk(T((0, 8, 4)), [3, 3], [2, 2], _I, _Z, _I))
+_add("col2im-bad-planes", "col2im", mk(T((1, 7, 4)), [3, 3], [2, 2], _I, _Z, _I))
+_add("col2im-bad-length", "col2im", mk(T((1, 8, 5)), [3, 3], [2, 2], _I, _Z, _I))
+_add("col2im-bad-stride", "col2im", mk(T((1, 8, 4)), [3, 3], [2, 2], _I, _Z, [0, 1]))
+_add("col2im-bad-rank", "col2im", mk(T((8,)), [3, 3], [2, 2], _I, _Z, _I))
+_add("col2im-bad-kernel", "col2im", mk(T((1, 8, 4)), [3, 3], [0, 2], _I, _Z, _I))
+_add("col2im-small", "col2im", mk(T((1, 8, 4)), [1, 1], [2, 2], _I, _Z, _I))
+for _op, _x, _r in (("pixel_shuffle", (2, 8, 2, 3), 2), ("pixel_unshuffle", (2, 2, 4, 6), 2)):
+    _add(f"{_op}-basic", _op, mk(T(_x), _r))
+    _add(f"{_op}-batch-dims", _op, mk(T((2, *_x)), _r))
+    _add(f"{_op}-3d", _op, mk(T(_x[1:]), _r))
+    _add(f"{_op}-int", _op, mk(T(_x, "int64"), _r))
+    _add(f"{_op}-channels-last", _op, mk(CL(_x), _r))
+    _add(f"{_op}-one", _op, mk(T(_x), 1))
+    _add(f"{_op}-zero", _op, mk(T(_x), 0))
+    _add(f"{_op}-2d", _op, mk(T((4, 4)), 2))
+_add("pixel_shuffle-bad-channels", "pixel_shuffle", mk(T((1, 6, 2, 2)), 2))
+_add("pixel_unshuffle-bad-height", "pixel_unshuffle", mk(T((1, 2, 3, 4)), 2))
+_add("pixel_unshuffle-bad-width", "pixel_unshuffle", mk(T((1, 2, 4, 3)), 2))
