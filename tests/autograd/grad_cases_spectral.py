@@ -70,7 +70,27 @@ case("im2col_dilated", "im2col")(
 )
 case("col2im")(lambda M, rng: ((t(M, rng, 1, 8, 6), [3, 4], [2, 2], [1, 1], [0, 0], [1, 1]), {}))
 case("col2im_strided", "col2im")(
-    lambda M, rng: ((t(M, rng, 12, 4), [4, 5], [2, 3], [1, 1], [1, 0], [2, 2]), {})
+    lambda M, rng: ((t(M, rng, 12, 6), [4, 5], [2, 3], [1, 1], [1, 0], [2, 2]), {})
 )
 case("pixel_shuffle")(lambda M, rng: ((t(M, rng, 2, 8, 2, 3), 2), {}))
 case("pixel_unshuffle")(lambda M, rng: ((t(M, rng, 1, 2, 4, 6), 2), {}))
+
+
+# Spatial transformers (aten/nn/grid_sample.py): grid points inside and outside [-1, 1].
+def _grid(M: Any, rng: np.random.Generator, *shape: int) -> Any:
+    return t(M, rng, *shape, low=-1.2, high=1.2)
+
+
+case("grid_sampler_2d")(
+    lambda M, rng: ((t(M, rng, 1, 2, 3, 4), _grid(M, rng, 1, 2, 3, 2), 0, 0, False), {})
+)
+case("grid_sampler_2d_border", "grid_sampler_2d")(
+    lambda M, rng: ((t(M, rng, 2, 1, 3, 3), _grid(M, rng, 2, 3, 2, 2), 0, 1, True), {})
+)
+case("grid_sampler_2d_reflection", "grid_sampler_2d")(
+    lambda M, rng: ((t(M, rng, 1, 2, 4, 3), _grid(M, rng, 1, 2, 2, 2), 0, 2, False), {})
+)
+case("affine_grid_generator")(lambda M, rng: ((t(M, rng, 2, 2, 3), [2, 1, 3, 4], False), {}))
+case("affine_grid_generator_3d", "affine_grid_generator")(
+    lambda M, rng: ((t(M, rng, 1, 3, 4), [1, 1, 2, 3, 2], True), {})
+)

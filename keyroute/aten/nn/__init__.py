@@ -20,7 +20,7 @@ from __future__ import annotations
 # The families define their operators in this order (isort would sort it).
 # isort: off
 from . import norm, sparse, dropout, attention, loss, conv, pool, padding
-from . import upsample, fold
+from . import upsample, fold, grid_sample
 
 # isort: on
 from ._common import REDUCTION, _ints

@@ -41,6 +41,7 @@ from . import (  # noqa: E402, F401, I001
     fft,
     upsample,
     fold,
+    grid_sample,
     inplace,
     no_formula,
 )

@@ -14,7 +14,26 @@ from .misc import adaptive_avg_pool1d
 
 aten = ops.aten
 
-__all__ = ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear", "unfold", "fold"]
+__all__ = [
+    "interpolate",
+    "upsample",
+    "upsample_nearest",
+    "upsample_bilinear",
+    "unfold",
+    "fold",
+    "grid_sample",
+    "affine_grid",
+    "GRID_SAMPLE_INTERPOLATION_MODES",
+    "GRID_SAMPLE_PADDING_MODES",
+]
+
+GRID_SAMPLE_INTERPOLATION_MODES = {"bilinear": 0, "nearest": 1, "bicubic": 2}
+GRID_SAMPLE_PADDING_MODES = {"zeros": 0, "border": 1, "reflection": 2}
+_ALIGN_WARNING = (
+    "Default grid_sample and affine_grid behavior has changed to align_corners=False since "
+    "1.3.0. Please specify align_corners=True if the old behavior is desired. See the "
+    "documentation of grid_sample for details."
+)
 
 _LINEAR = {3: "linear", 4: "bilinear", 5: "trilinear"}
 
@@ -200,3 +219,71 @@ def fold(
         _pair(padding),
         _pair(stride),
     )
+
+
+def grid_sample(
+    input: Tensor,  # noqa: A002
+    grid: Tensor,
+    mode: str = "bilinear",
+    padding_mode: str = "zeros",
+    align_corners: bool | None = None,
+) -> Tensor:
+    """Samples input at the grid's normalized coordinates (aten::grid_sampler)."""
+    if mode not in GRID_SAMPLE_INTERPOLATION_MODES:
+        raise ValueError(
+            "nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or "
+            f"'bicubic', but got: '{mode}'"
+        )
+    if padding_mode not in GRID_SAMPLE_PADDING_MODES:
+        raise ValueError(
+            "nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', or "
+            f"'reflection', but got: '{padding_mode}'"
+        )
+    if align_corners is None:
+        warnings.warn(_ALIGN_WARNING, stacklevel=2)
+        align_corners = False
+    return aten.grid_sampler.default(
+        input,
+        grid,
+        GRID_SAMPLE_INTERPOLATION_MODES[mode],
+        GRID_SAMPLE_PADDING_MODES[padding_mode],
+        align_corners,
+    )
+
+
+def affine_grid(theta: Tensor, size: list[int], align_corners: bool | None = None) -> Tensor:
+    """The sampling grid of a batch of affine transforms (aten::affine_grid_generator)."""
+    if align_corners is None:
+        warnings.warn(_ALIGN_WARNING, stacklevel=2)
+        align_corners = False
+    if not theta.is_floating_point():
+        raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
+    if len(size) == 4:
+        if theta.dim() != 3 or theta.shape[-2] != 2 or theta.shape[-1] != 3:
+            raise ValueError(
+                f"Expected a batch of 2D affine matrices of shape Nx2x3 for size {size}. Got "
+                f"{theta.shape}."
+            )
+        spatial = size[-2:]
+    elif len(size) == 5:
+        if theta.dim() != 3 or theta.shape[-2] != 3 or theta.shape[-1] != 4:
+            raise ValueError(
+                f"Expected a batch of 3D affine matrices of shape Nx3x4 for size {size}. Got "
+                f"{theta.shape}."
+            )
+        spatial = size[-3:]
+    else:
+        raise NotImplementedError(
+            "affine_grid only supports 4D and 5D sizes, for 2D and 3D affine transforms, "
+            f"respectively. Got size {size}."
+        )
+    if align_corners and min(spatial) == 1:
+        warnings.warn(
+            "Since version 1.3.0, affine_grid behavior has changed for unit-size grids when "
+            "align_corners=True. This is not an intended use case of affine_grid. See the "
+            "documentation of affine_grid for details.",
+            stacklevel=2,
+        )
+    elif min(size) <= 0:
+        raise ValueError(f"Expected non-zero, positive output size. Got {size}")
+    return aten.affine_grid_generator.default(theta, list(size), align_corners)
