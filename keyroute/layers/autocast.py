@@ -28,6 +28,13 @@ from ..dispatcher.registration import Library
 from ..dispatcher.tls import state as _tls
 from ..tensor import dtype as _dt
 from ..tensor._tensor import Tensor
+from .autocast_cuda import (
+    CUDA_FP32,
+    CUDA_FP32_APPEND_DTYPE,
+    CUDA_FP32_SET_OPT_DTYPE,
+    CUDA_LOWER_PRECISION_FP,
+    CUDA_PROMOTE,
+)
 
 __all__ = [
     "CPU_LOWER_PRECISION_FP",
@@ -274,9 +281,7 @@ def _make_kernel(op: Any, policy: str, device: str = "cpu") -> Any:
     if policy == "banned":
         return _banned_kernel(op)
     if policy == "fp32_append_dtype":
-        from .autocast_cuda import make_kernel
-
-        return make_kernel(op, policy)
+        return _append_dtype_kernel(op, device)
 
     def kernel(*args: Any, **kwargs: Any) -> Any:
         if policy == "lower_precision_fp":
@@ -318,6 +323,28 @@ def _set_opt_dtype_kernel(op: Any, device: str) -> Any:
     return kernel
 
 
+def _append_dtype_kernel(op: Any, device: str) -> Any:
+    """fp32_append_dtype (norm.Scalar, norm.ScalarOpt_dim on CUDA): call the dtype-taking
+    overload with float32 when the first argument is eligible, else with the first argument's
+    own dtype (type_from_firstarg); the registered overload's defaults are filled in, since the
+    target has none."""
+    ov = op._schema.overload_name
+    name = op._schema.name.split("::")[-1] + (f".{ov}" if ov else "")
+    target = find_op("aten::" + CUDA_FP32_APPEND_DTYPE[name])
+    names, defaults = (
+        (("p",), (2,)) if name == "norm.Scalar" else (("p", "dim", "keepdim"), (None, None, False))
+    )
+
+    def kernel(self: Any, *args: Any, **kwargs: Any) -> Any:
+        out_type = _dt.float32 if _first_is_eligible((self,), {}, device) else self._dtype
+        n = len(args)
+        full = [*args, *(kwargs.pop(k, d) for k, d in zip(names[n:], defaults[n:]))]
+        return _call_below(target, device, (self, *full), {**kwargs, "dtype": out_type})
+
+    kernel.__name__ = f"autocast_{device}_fp32_append_dtype_{name}"
+    return kernel
+
+
 def _banned_kernel(op: Any) -> Any:
     def kernel(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError(
@@ -335,13 +362,21 @@ def _banned_kernel(op: Any) -> Any:
 _DEVICE_BITS = {dev: key_bits(key) for dev, key in _KEYS.items()}
 _lib: dict[str, Any] = {}
 _registered: set[tuple[str, str]] = set()
-# Per device type, the policy lists (device -> ((policy, names), ...)); CPU's are above,
-# other devices add theirs (layers/autocast_cuda.py) so that the kernels here serve them all.
+# Per device type, the policy lists (device -> ((policy, names), ...)): CPU's above, CUDA's in
+# layers/autocast_cuda.py; the kernels here serve them all.
 POLICIES: dict[str, tuple[tuple[str, list[str]], ...]] = {
     "cpu": (
         ("lower_precision_fp", CPU_LOWER_PRECISION_FP),
         ("fp32", CPU_FP32),
         ("promote", CPU_PROMOTE),
+    ),
+    "cuda": (
+        ("lower_precision_fp", CUDA_LOWER_PRECISION_FP),
+        ("fp32", CUDA_FP32),
+        ("fp32_set_opt_dtype", CUDA_FP32_SET_OPT_DTYPE),
+        ("promote", CUDA_PROMOTE),
+        ("banned", ["binary_cross_entropy"]),
+        ("fp32_append_dtype", list(CUDA_FP32_APPEND_DTYPE)),
     ),
 }
 
@@ -350,8 +385,6 @@ def _register(device: str = "cpu") -> None:
     """Register the Autocast kernels of every listed operator keyroute defines for a device type
     (on first enable, so operators defined after import are covered and import pays
     nothing)."""
-    if device not in POLICIES and device == "cuda":
-        from . import autocast_cuda  # noqa: F401 - adds the CUDA lists to POLICIES
     todo = [
         (name, policy)
         for policy, names in POLICIES.get(device, ())
@@ -386,8 +419,6 @@ def register_policy(device: str, name: str, kernel: Any) -> None:
 def policy_of(name: str, device: str = "cpu") -> str | None:
     """The policy PyTorch gives an operator ("op" or "op.overload") on a device type, or
     None."""
-    if device not in POLICIES and device == "cuda":
-        from . import autocast_cuda  # noqa: F401
     for policy, names in POLICIES.get(device, ()):
         if name in names:
             return policy

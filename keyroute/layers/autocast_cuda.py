@@ -1,8 +1,8 @@
 """PyTorch 2.13's AutocastCUDA policy: the AT_FORALL_* lists of aten/src/ATen/autocast_mode.h
 that autocast_mode.cpp registers on the Autocast (CUDA) key.
 
-The lists are data for the device-parameterized kernels of layers/autocast.py; importing this
-module adds them to `POLICIES["cuda"]`. They differ from CPU's: CUDA runs transcendentals,
+The lists are data for the device-parameterized kernels of layers/autocast.py, which reads them
+into `POLICIES["cuda"]`. They differ from CPU's: CUDA runs transcendentals,
 norms, reductions and losses in float32 (`fp32`), passes `dtype=float32` to sum / prod /
 softmax / cumsum / vector norms without casting (`fp32_set_opt_dtype`), appends a float32
 dtype to `norm.Scalar` / `norm.ScalarOpt_dim` (`fp32_append_dtype`), promotes a different set
@@ -13,11 +13,6 @@ dtype to `norm.Scalar` / `norm.ScalarOpt_dim` (`fp32_append_dtype`), promotes a 
 """
 
 from __future__ import annotations
-
-from typing import Any
-
-from ..tensor import dtype as _dt
-from . import autocast as _ac
 
 __all__ = [
     "CUDA_LOWER_PRECISION_FP",
@@ -59,41 +54,3 @@ CUDA_FP32_APPEND_DTYPE = {
 CUDA_PROMOTE = (
     "addcdiv addcmul atan2 bilinear cross dot vdot grid_sampler index_put tensordot scatter_add"
 ).split()
-
-_ac.POLICIES["cuda"] = (
-    ("lower_precision_fp", CUDA_LOWER_PRECISION_FP),
-    ("fp32", CUDA_FP32),
-    ("fp32_set_opt_dtype", CUDA_FP32_SET_OPT_DTYPE),
-    ("promote", CUDA_PROMOTE),
-    ("banned", ["binary_cross_entropy"]),
-    ("fp32_append_dtype", list(CUDA_FP32_APPEND_DTYPE)),
-)
-
-
-def _append_dtype_kernel(name: str) -> Any:
-    """fp32_append_dtype: call the dtype-taking overload with float32 when the first argument
-    is eligible, else with the first argument's own dtype (type_from_firstarg)."""
-    target = _ac.find_op("aten::" + CUDA_FP32_APPEND_DTYPE[name])
-
-    # The registered overload's defaults, which the dtype-taking one has none of.
-    defaults = (2,) if name == "norm.Scalar" else (None, None, False)
-
-    def kernel(self: Any, *args: Any, **kwargs: Any) -> Any:
-        out_type = _dt.float32 if _ac._first_is_eligible((self,), {}, "cuda") else self._dtype
-        names = ("p",) if name == "norm.Scalar" else ("p", "dim", "keepdim")
-        full = list(args) + [
-            kwargs.pop(n, d) for n, d in zip(names[len(args) :], defaults[len(args) :])
-        ]
-        return _ac._call_below(target, "cuda", (self, *full), {**kwargs, "dtype": out_type})
-
-    kernel.__name__ = f"autocast_cuda_fp32_append_dtype_{name}"
-    return kernel
-
-
-def make_kernel(op: Any, policy: str) -> Any:
-    """The kernel of one CUDA policy entry (layers/autocast.py's factory, plus norm's
-    redispatching policy, which needs the target overload)."""
-    if policy == "fp32_append_dtype":
-        ov = op._schema.overload_name
-        return _append_dtype_kernel(op._schema.name.split("::")[-1] + (f".{ov}" if ov else ""))
-    return _ac._make_kernel(op, policy, "cuda")
