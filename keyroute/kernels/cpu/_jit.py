@@ -1,10 +1,13 @@
 """The numba-compiled CPU kernels (the `compile` extra), loaded on first use.
 
-numba takes about a second to import, so `import keyroute` does not import it: the first kernel
-that wants a compiled loop calls `kernels()`, which imports `_numba_kernels` once (its functions
-are compiled with `cache=True`, so later processes load them from numba's cache). Without numba,
-or with the environment variable KEYROUTE_NUMBA=0, `kernels()` returns None and the callers
-use their NumPy code, which computes the same bits (tests/kernels/test_jit_kernels.py).
+numba takes about a second to import, so `import keyroute` does not import it, and neither
+does a short program: as the random kernels (_random_jit.py), the compiled loops are loaded
+once a process has made `_WARM_CALLS` calls that want them, or at once for an array of
+`_LARGE` elements or more (a training loop or a large reduction), by importing
+`_numba_kernels` (compiled with `cache=True`, so later processes load them from numba's
+cache). Until then, without numba, or with the environment variable KEYROUTE_NUMBA=0,
+`kernels()` returns None and the callers use their NumPy code, which computes the same bits
+(tests/runtime/test_fma_sum_jit.py).
 """
 
 from __future__ import annotations
@@ -16,12 +19,21 @@ __all__ = ["kernels", "set_enabled"]
 
 _UNSET = object()
 _loaded: object = _UNSET  # the kernel module, or None when numba is absent or disabled
+_calls = 0
+_WARM_CALLS = 32
+_LARGE = 1 << 15
 
 
-def kernels() -> ModuleType | None:
-    """The compiled kernel module, or None (numba absent, or KEYROUTE_NUMBA=0)."""
-    if _loaded is _UNSET:
-        _load()
+def kernels(size: int = _LARGE) -> ModuleType | None:
+    """The compiled kernel module for an operation on `size` elements, or None to take the
+    NumPy path (not loaded yet, numba absent, or KEYROUTE_NUMBA=0)."""
+    if _loaded is not _UNSET:
+        return _loaded  # type: ignore[return-value]
+    global _calls
+    _calls += 1
+    if size < _LARGE and _calls <= _WARM_CALLS:
+        return None
+    _load()
     return _loaded  # type: ignore[return-value]
 
 

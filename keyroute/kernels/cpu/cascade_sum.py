@@ -147,7 +147,7 @@ def cascade_sum(a: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray | None:
             flat = a.T.reshape(1, -1)
         else:
             return None
-        k = _jit.kernels()
+        k = _jit.kernels(a.size)
         if k is not None:  # one compiled pass in the same order (_numba_kernels.py)
             out = np.empty(1, a.dtype)
             k.cascade_rows(flat.reshape(-1), 1, flat.shape[1], 32 // a.itemsize, out)
@@ -160,7 +160,7 @@ def cascade_sum(a: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray | None:
         lead = math.prod(shape[: dims[0]])
         n = math.prod(shape[dims[0] : dims[-1] + 1])
         trail = math.prod(shape[dims[-1] + 1 :])
-        k = _jit.kernels()
+        k = _jit.kernels(a.size)
         if k is not None:
             out = np.empty(lead * trail, a.dtype)
             if trail == 1:

@@ -87,7 +87,7 @@ def fma(x: Any, y: Any, z: Any, ct: Any, out: Any = None) -> Any:
     an array of the result's shape and dtype ct, which may be z itself)."""
     ct = np.dtype(ct)
     if ct == _F32 or ct == _F64:
-        k = _jit.kernels()
+        k = _jit.kernels(np.size(z))
         if k is not None:
             f = _flat((x, y, z), ct, out)
             if f is not None:
@@ -127,7 +127,7 @@ def lerp(a: Any, b: Any, w: Any, ct: Any, out: Any = None) -> Any:
     given (an array of the result's shape and dtype ct, which may be a)."""
     ct = np.dtype(ct)
     if ct == _F32:
-        k = _jit.kernels()
+        k = _jit.kernels(np.size(a))
         if k is not None:
             scalar = not isinstance(w, np.ndarray)
             wv = np.asarray(w, dtype=ct).reshape(1) if scalar else w
@@ -166,7 +166,7 @@ def addcmul_(a: np.ndarray, t1: np.ndarray, t2: np.ndarray, value: float | int) 
     """a += value * t1 * t2 in place as PyTorch's addcmul_: fma(value * t1, t2, a), the
     product value * t1 rounded to a's dtype first (a, t1, t2 of one floating dtype)."""
     if a.dtype == _F32:
-        k = _jit.kernels()
+        k = _jit.kernels(a.size)
         if k is not None:
             f = _flat((t1, t2, a), a.dtype, a)
             if f is not None and f[0].size == f[1].size == f[-1].size:

@@ -192,6 +192,19 @@ def test_disabled_by_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     assert _jit.kernels() is not None
 
 
+def test_loaded_after_warm_calls_or_at_once_when_large(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A short program does not pay numba's import: small operations take the NumPy path
+    until the process has made _WARM_CALLS of them; a large one loads the kernels at once."""
+    monkeypatch.setattr(_jit, "_loaded", _jit._UNSET)
+    monkeypatch.setattr(_jit, "_calls", 0)
+    for _ in range(_jit._WARM_CALLS):
+        assert _jit.kernels(10) is None
+    assert _jit.kernels(10) is not None
+    monkeypatch.setattr(_jit, "_loaded", _jit._UNSET)
+    monkeypatch.setattr(_jit, "_calls", 0)
+    assert _jit.kernels(_jit._LARGE) is not None
+
+
 def test_numba_missing_falls_back(monkeypatch: pytest.MonkeyPatch) -> None:
     """Without numba importable the loader gives None and the kernels still compute."""
     import builtins
