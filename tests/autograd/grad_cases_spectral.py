@@ -94,3 +94,28 @@ case("affine_grid_generator")(lambda M, rng: ((t(M, rng, 2, 2, 3), [2, 1, 3, 4],
 case("affine_grid_generator_3d", "affine_grid_generator")(
     lambda M, rng: ((t(M, rng, 1, 3, 4), [1, 1, 2, 3, 2], True), {})
 )
+
+
+# Max unpooling (aten/nn/unpool.py): distinct indices per plane.
+def _perm_idx(M: Any, rng: np.random.Generator, shape: tuple[int, ...], n_out: int, nd: int) -> Any:
+    per = int(np.prod(shape[-nd:]))
+    planes = int(np.prod(shape)) // per
+    rows = np.stack([rng.permutation(n_out)[:per] for _ in range(planes)])
+    return M.from_numpy(rows.reshape(shape).astype(np.int64))
+
+
+case("max_unpool2d")(
+    lambda M, rng: ((t(M, rng, 2, 2, 2, 2), _perm_idx(M, rng, (2, 2, 2, 2), 12, 2), [3, 4]), {})
+)
+case("max_unpool3d")(
+    lambda M, rng: (
+        (
+            t(M, rng, 1, 2, 1, 2, 2),
+            _perm_idx(M, rng, (1, 2, 1, 2, 2), 16, 3),
+            [2, 2, 4],
+            [2, 1, 2],
+            [0, 0, 0],
+        ),
+        {},
+    )
+)

@@ -241,6 +241,11 @@ CASES: dict[str, tuple[str, list[Any], dict[str, Any]]] = {
         {},
     ),
     "Fold": ("nn.Fold(output_size=(4, 5), kernel_size=2)", [(2, 12, 12)], {}),
+    "Upsample-PixelShuffle": (
+        "nn.Sequential(nn.Upsample(scale_factor=2, mode='bicubic'), nn.PixelShuffle(2))",
+        [(1, 8, 2, 3)],
+        {},
+    ),
 }
 
 

@@ -1,7 +1,8 @@
 """Samples of the sliding-block and pixel-shuffle operators (aten/nn/fold.py; see
 tests/ops/harness.py): im2col / col2im with kernel, dilation, padding and stride (overlapping
-blocks sum), unbatched inputs, their shape errors; pixel_shuffle / pixel_unshuffle with batch
-dims, channels-last inputs and their errors. Sample ids are `<op>-<case>`.
+blocks sum), unbatched inputs, their shape errors; max_unpool2d / 3d (aten/nn/unpool.py);
+pixel_shuffle / pixel_unshuffle with batch dims, channels-last inputs and their errors.
+Sample ids are `<op>-<case>`.
 """
 
 from __future__ import annotations
@@ -70,3 +71,86 @@ for _op, _x, _r in (("pixel_shuffle", (2, 8, 2, 3), 2), ("pixel_unshuffle", (2, 
 _add("pixel_shuffle-bad-channels", "pixel_shuffle", mk(T((1, 6, 2, 2)), 2))
 _add("pixel_unshuffle-bad-height", "pixel_unshuffle", mk(T((1, 2, 3, 4)), 2))
 _add("pixel_unshuffle-bad-width", "pixel_unshuffle", mk(T((1, 2, 4, 3)), 2))
+
+
+# ----------------------------------------------------------------------------- max unpooling
+def IDX(shape: tuple[int, ...], n_out: int) -> Any:
+    """Distinct flat indices per plane into an output of n_out positions."""
+
+    def make(M: Any, r: Any) -> Any:
+        import numpy as np
+
+        per = int(np.prod(shape[-2:])) if len(shape) >= 2 else shape[-1]
+        planes = int(np.prod(shape)) // per
+        rows = [r.permutation(n_out)[:per] for _ in range(planes)]
+        if not rows:
+            return M.from_numpy(np.zeros(shape, np.int64))
+        return M.from_numpy(np.stack(rows).reshape(shape).astype(np.int64))
+
+    return make
+
+
+def IDX3(shape: tuple[int, ...], n_out: int) -> Any:
+    def make(M: Any, r: Any) -> Any:
+        import numpy as np
+
+        per = int(np.prod(shape[-3:]))
+        planes = int(np.prod(shape)) // per
+        rows = [r.permutation(n_out)[:per] for _ in range(planes)]
+        if not rows:
+            return M.from_numpy(np.zeros(shape, np.int64))
+        return M.from_numpy(np.stack(rows).reshape(shape).astype(np.int64))
+
+    return make
+
+
+_add("max_unpool2d-basic", "max_unpool2d", mk(T((2, 3, 2, 3)), IDX((2, 3, 2, 3), 24), [4, 6]))
+_add("max_unpool2d-3d", "max_unpool2d", mk(T((3, 2, 2)), IDX((3, 2, 2), 9), [3, 3]))
+_add(
+    "max_unpool2d-float64",
+    "max_unpool2d",
+    mk(T((1, 2, 2, 2), "float64"), IDX((1, 2, 2, 2), 16), [4, 4]),
+)
+_add(
+    "max_unpool2d-channels-last",
+    "max_unpool2d",
+    mk(CL((1, 3, 2, 2)), IDX((1, 3, 2, 2), 16), [4, 4]),
+)
+# Which invalid index PyTorch names depends on its parallel loop: the message is not compared.
+_add(
+    "max_unpool2d-bad-index",
+    "max_unpool2d",
+    mk(T((1, 1, 2, 2)), IDX((1, 1, 2, 2), 16), [2, 2]),
+    tags=("errmsg",),
+)
+_add("max_unpool2d-float-indices", "max_unpool2d", mk(T((1, 1, 2, 2)), T((1, 1, 2, 2)), [4, 4]))
+_add("max_unpool2d-shape", "max_unpool2d", mk(T((1, 2, 2, 2)), IDX((1, 1, 2, 2), 16), [4, 4]))
+_add("max_unpool2d-size-len", "max_unpool2d", mk(T((1, 1, 2, 2)), IDX((1, 1, 2, 2), 16), [4]))
+_add("max_unpool2d-rank", "max_unpool2d", mk(T((2, 2)), IDX((2, 2), 4), [4, 4]))
+_add("max_unpool2d-empty", "max_unpool2d", mk(T((1, 0, 2, 2)), IDX((1, 0, 2, 2), 16), [4, 4]))
+_add(
+    "max_unpool3d-basic",
+    "max_unpool3d",
+    mk(T((1, 2, 2, 2, 2)), IDX3((1, 2, 2, 2, 2), 64), [4, 4, 4], [2, 2, 2], [0, 0, 0]),
+)
+_add(
+    "max_unpool3d-4d",
+    "max_unpool3d",
+    mk(T((2, 1, 2, 3)), IDX3((2, 1, 2, 3), 24), [2, 3, 4], [1, 1, 1], [0, 0, 0]),
+)
+_add(
+    "max_unpool3d-bad-index",
+    "max_unpool3d",
+    mk(T((1, 1, 2, 2, 2)), IDX3((1, 1, 2, 2, 2), 64), [2, 2, 2], [1, 1, 1], [0, 0, 0]),
+    tags=("errmsg",),
+)
+_add(
+    "max_unpool3d-bad-stride",
+    "max_unpool3d",
+    mk(T((1, 1, 2, 2, 2)), IDX3((1, 1, 2, 2, 2), 8), [2, 2, 2], [0, 1, 1], [0, 0, 0]),
+)
+_add(
+    "max_unpool3d-rank",
+    "max_unpool3d",
+    mk(T((2, 2, 2)), IDX((2, 2, 2), 8), [2, 2, 2], [1, 1, 1], [0, 0, 0]),
+)

@@ -20,7 +20,7 @@ from __future__ import annotations
 # The families define their operators in this order (isort would sort it).
 # isort: off
 from . import norm, sparse, dropout, attention, loss, conv, pool, padding
-from . import upsample, fold, grid_sample
+from . import upsample, fold, grid_sample, unpool
 
 # isort: on
 from ._common import REDUCTION, _ints

@@ -42,6 +42,7 @@ from . import (  # noqa: E402, F401, I001
     upsample,
     fold,
     grid_sample,
+    unpool,
     inplace,
     no_formula,
 )

@@ -25,6 +25,9 @@ __all__ = [
     "affine_grid",
     "GRID_SAMPLE_INTERPOLATION_MODES",
     "GRID_SAMPLE_PADDING_MODES",
+    "max_unpool1d",
+    "max_unpool2d",
+    "max_unpool3d",
 ]
 
 GRID_SAMPLE_INTERPOLATION_MODES = {"bilinear": 0, "nearest": 1, "bicubic": 2}
@@ -287,3 +290,93 @@ def affine_grid(theta: Tensor, size: list[int], align_corners: bool | None = Non
     elif min(size) <= 0:
         raise ValueError(f"Expected non-zero, positive output size. Got {size}")
     return aten.affine_grid_generator.default(theta, list(size), align_corners)
+
+
+def _ntuple(x: Any, n: int) -> list[int]:
+    return list(x) if isinstance(x, (list, tuple)) else [x] * n
+
+
+def _unpool_output_size(
+    input: Tensor,  # noqa: A002
+    kernel_size: list[int],
+    stride: list[int],
+    padding: list[int],
+    output_size: Any,
+) -> list[int]:
+    nd = len(kernel_size)
+    sizes = list(input.shape)
+    default = [
+        (sizes[-nd + d] - 1) * stride[d] + kernel_size[d] - 2 * padding[d] for d in range(nd)
+    ]
+    if output_size is None:
+        ret = default
+    else:
+        if len(output_size) == nd + 2:
+            output_size = output_size[2:]
+        if len(output_size) != nd:
+            raise ValueError(
+                f"output_size should be a sequence containing {nd} or {nd + 2} elements, but it "
+                f"has a length of '{len(output_size)}'"
+            )
+        for d in range(nd):
+            lo, hi = default[d] - stride[d], default[d] + stride[d]
+            if not lo < output_size[d] < hi:
+                raise ValueError(
+                    f'invalid output_size "{output_size}" (dim {d} must be between {lo} and {hi})'
+                )
+        ret = output_size
+    for d in range(nd):
+        if ret[d] < 0:
+            raise ValueError(
+                "max_unpooling: output_size must contain non-negative spatial dimensions, but "
+                f"got output_size[{d}]={ret[d]}"
+            )
+    return ret
+
+
+def _unpool_args(nd: int, kernel_size: Any, stride: Any, padding: Any) -> tuple[list, list, list]:
+    k = _ntuple(kernel_size, nd)
+    return k, (_ntuple(stride, nd) if stride is not None else k), _ntuple(padding, nd)
+
+
+def max_unpool1d(
+    input: Tensor,  # noqa: A002
+    indices: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    output_size: Any = None,
+) -> Tensor:
+    """Partial inverse of max_pool1d (aten::max_unpool2d on an added trailing dim)."""
+    k, s, p = _unpool_args(1, kernel_size, stride, padding)
+    osize = list(_unpool_output_size(input, k, s, p, output_size)) + [1]
+    out = aten.max_unpool2d.default(input.unsqueeze(-1), indices.unsqueeze(-1), osize)
+    return out.squeeze(-1)
+
+
+def max_unpool2d(
+    input: Tensor,  # noqa: A002
+    indices: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    output_size: Any = None,
+) -> Tensor:
+    """Partial inverse of max_pool2d (aten::max_unpool2d)."""
+    k, s, p = _unpool_args(2, kernel_size, stride, padding)
+    osize = _unpool_output_size(input, k, s, p, output_size)
+    return aten.max_unpool2d.default(input, indices, list(osize))
+
+
+def max_unpool3d(
+    input: Tensor,  # noqa: A002
+    indices: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    output_size: Any = None,
+) -> Tensor:
+    """Partial inverse of max_pool3d (aten::max_unpool3d)."""
+    k, s, p = _unpool_args(3, kernel_size, stride, padding)
+    osize = _unpool_output_size(input, k, s, p, output_size)
+    return aten.max_unpool3d.default(input, indices, list(osize), s, p)

@@ -1,4 +1,5 @@
-"""torch.nn.Fold and torch.nn.Unfold (PyTorch's torch/nn/modules/fold.py) over F.fold / F.unfold."""
+"""torch.nn.Fold and torch.nn.Unfold (PyTorch's torch/nn/modules/fold.py) over F.fold / F.unfold,
+and MaxUnpool1d/2d/3d over F.max_unpool*."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from ...tensor._tensor import Tensor
 from .. import functional as F
 from .module import Module
 
-__all__ = ["Fold", "Unfold"]
+__all__ = ["Fold", "Unfold", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d"]
 
 
 class Fold(Module):
@@ -61,3 +62,32 @@ class Unfold(Module):
             f"kernel_size={self.kernel_size}, dilation={self.dilation}, "
             f"padding={self.padding}, stride={self.stride}"
         )
+
+
+def _unpool_module(name: str, nd: int) -> type[Module]:
+    def norm(x: Any) -> tuple[int, ...]:
+        return tuple(x) if isinstance(x, (list, tuple)) else (x,) * nd
+
+    def __init__(self: Any, kernel_size: Any, stride: Any = None, padding: Any = 0) -> None:  # noqa: N807
+        Module.__init__(self)
+        self.kernel_size = norm(kernel_size)
+        self.stride = norm(stride if stride is not None else kernel_size)
+        self.padding = norm(padding)
+
+    def forward(self: Any, input: Tensor, indices: Tensor, output_size: Any = None) -> Tensor:  # noqa: A002
+        fn = getattr(F, f"max_unpool{nd}d")
+        return fn(input, indices, self.kernel_size, self.stride, self.padding, output_size)
+
+    def extra_repr(self: Any) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+    cls = type(
+        name, (Module,), {"__init__": __init__, "forward": forward, "extra_repr": extra_repr}
+    )
+    cls.__module__ = __name__
+    return cls
+
+
+MaxUnpool1d = _unpool_module("MaxUnpool1d", 1)
+MaxUnpool2d = _unpool_module("MaxUnpool2d", 2)
+MaxUnpool3d = _unpool_module("MaxUnpool3d", 3)

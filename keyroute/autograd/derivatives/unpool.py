@@ -1,0 +1,25 @@
+"""Derivatives of max_unpool2d / max_unpool3d (aten/nn/unpool.py): derivatives.yaml's
+max_pool_double_backward, the gradient gathered at each pooling index."""
+
+from __future__ import annotations
+
+from ._registry import A, derivative
+
+
+def _max_pool_double_backward(grad, indices, nd: int):  # noqa: ANN001, ANN202
+    if indices.numel() == 0:
+        return A.empty_like.default(indices, dtype=grad.dtype)
+    size = [*indices.shape[: indices.dim() - nd], -1]
+    g = A.view.default(A.contiguous.default(grad), size)
+    out = A.gather.default(g, -1, A.view.default(indices, size))
+    return A.view.default(out, list(indices.shape))
+
+
+@derivative("max_unpool2d", "MaxUnpool2DBackward0", save=("indices",), inputs=("self",))
+def _max_unpool2d(grad, indices):
+    return (_max_pool_double_backward(grad, indices, 2),)
+
+
+@derivative("max_unpool3d", "MaxUnpool3DBackward0", save=("indices",), inputs=("self",))
+def _max_unpool3d(grad, indices):
+    return (_max_pool_double_backward(grad, indices, 3),)
