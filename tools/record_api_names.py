@@ -4,8 +4,8 @@
     python tools/record_api_names.py --list   (no torch: regenerate the missing list only)
 
 Writes keyroute/_pytorch_names.txt (PyTorch's public names of torch.*, Tensor.*, torch.nn.*,
-torch.nn.functional.*, torch.linalg.*, torch.special.*, torch.fft.*, one `<namespace> <name>` a line: the
-package reads it to refuse a missing name with a NotImplementedError naming it) and
+torch.nn.functional.*, torch.linalg.*, torch.special.*, torch.fft.*, one `<namespace> <name>` a
+line: the package reads it to refuse a missing name with a NotImplementedError naming it) and
 tests/api/known_missing.txt (the names keyroute does not have yet; tests/api/test_coverage.py
 requires the list to only shrink).
 """

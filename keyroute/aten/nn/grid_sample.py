@@ -69,6 +69,7 @@ def grid_sampler_2d_check(
     "align_corners) -> Tensor"
 )
 def grid_sampler_2d(input, grid, interpolation_mode, padding_mode, align_corners):  # noqa: A002
+    same_dtype_check(input, grid)
     return new_meta(grid_sampler_2d_check(input, grid, interpolation_mode), input._dtype)
 
 
@@ -87,7 +88,10 @@ def grid_sampler_2d_backward(
     output_mask,
 ):
     grid_sampler_2d_check(input, grid, interpolation_mode)
-    return new_meta(shape_of(input), input._dtype), new_meta(shape_of(grid), grid._dtype)
+    same_dtype_check(input, grid)
+    # The input's gradient only when asked; the grid's always (PyTorch's CPU kernel).
+    gi = new_meta(shape_of(input), input._dtype) if output_mask[0] else None
+    return gi, new_meta(shape_of(grid), grid._dtype)
 
 
 @composite(
