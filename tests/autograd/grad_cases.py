@@ -613,3 +613,6 @@ from tests.autograd import grad_cases_ops as _grad_cases_ops  # noqa: E402, F401
 
 # torch.fft and the image operators of aten/nn/.
 from tests.autograd import grad_cases_spectral as _grad_cases_spectral  # noqa: E402, F401
+
+# angle, polar, complex and abs of complex inputs.
+from tests.autograd import grad_cases_complex as _grad_cases_complex  # noqa: E402, F401

@@ -449,7 +449,7 @@ _unary(
     ("self",),
     lambda g, self: (A.div.Tensor(g, A.rsub.Scalar(A.mul.Tensor(self, self), 1)),),
 )
-_unary("abs", "AbsBackward0", ("self",), lambda g, self: (A.mul.Tensor(g, A.sign.default(self)),))
+_unary("abs", "AbsBackward0", ("self",), lambda g, self: (A.mul.Tensor(g, A.sgn.default(self)),))
 _unary("frac", "FracBackward0", (), lambda g: (g,))
 for _n, _node in (
     ("sign", "SignBackward0"),

@@ -12,6 +12,7 @@ from . import backward_ops, conv_backward  # noqa: F401
 from . import dynamic_shape  # noqa: F401
 from . import mathbits  # noqa: F401
 from . import amp  # noqa: F401
+from . import complex_ops  # noqa: F401
 from . import fft  # noqa: F401
 
 # NumPy reports floating-point special cases (log(0), 0/0, overflow to inf) as RuntimeWarnings;
