@@ -18,8 +18,17 @@ __all__ = ["from_cuda_dlpack", "as_tensor"]
 _NO_ACCELERATOR = "Cannot access accelerator device when none is available."
 
 
+def _lazy_init() -> Any:
+    from ._gpu import cupy_or_none
+    from .backend import NOT_COMPILED
+
+    cp = cupy_or_none()
+    if cp is None:
+        raise AssertionError(NOT_COMPILED)
+    return cp
+
+
 def from_cuda_dlpack(ext: Any) -> Tensor:
-    from . import _lazy_init
     from .backend import wrap
 
     cp = _lazy_init()
@@ -28,7 +37,6 @@ def from_cuda_dlpack(ext: Any) -> Tensor:
 
 def as_tensor(obj: Any) -> Tensor:
     """A CUDA tensor viewing the memory of an object with `__cuda_array_interface__`."""
-    from . import _lazy_init
     from .backend import wrap
 
     cp = _lazy_init()
@@ -69,9 +77,9 @@ def _is_pinned(self: Tensor, device: Any = None) -> bool:
 
 
 def _pin_memory(self: Tensor, device: Any = None) -> Tensor:
-    from . import _cupy
+    from ._gpu import cupy_or_none
 
-    cp = _cupy()
+    cp = cupy_or_none()
     if cp is None:
         raise RuntimeError(_NO_ACCELERATOR)
     if _is_pinned(self):
