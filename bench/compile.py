@@ -12,11 +12,12 @@ import time
 
 import _common  # noqa: F401  (one BLAS thread; before NumPy)
 import numpy as np
-from _common import measure, torch_or_none
+from _common import CLOCK, compare, measure, torch_or_none
 
 import keyroute
 
 D, H, HD, T, FF = 256, 4, 64, 128, 1024
+NUMPY = {"cpu_backend": "numpy"}
 
 
 def decode_step(lib):  # noqa: ANN001, ANN201  (keyroute or torch)
@@ -117,55 +118,73 @@ def blas_kernel() -> str:
 
 def main() -> None:
     use_torch = "--no-torch" not in sys.argv
+    rounds = int(sys.argv[sys.argv.index("--rounds") + 1]) if "--rounds" in sys.argv else 9
     rows = []
+    print(f"clock: {CLOCK}; interleaved rounds: {rounds}, medians")
     print(f"BLAS: {blas_kernel()}")
 
     # -- decode step -----------------------------------------------------------------------
     args = decode_inputs(keyroute)
     step = decode_step(keyroute)
-    t_eager = measure(lambda: step(*args))
     t0 = time.perf_counter()
     keyroute._dynamo.reset()
     cstep = keyroute.compile(step, backend="inductor", mode="reduce-overhead", fullgraph=True)
     cstep(*args)
     t_compile = time.perf_counter() - t0
-    t_comp = measure(lambda: cstep(*args))
     plain = keyroute.compile(step, backend="inductor", fullgraph=True)
     plain(*args)
-    t_plain = measure(lambda: plain(*args))
+    npy = keyroute.compile(step, backend="inductor", options=NUMPY, fullgraph=True)
+    npy(*args)
     hand = hand_numpy_step(args)
-    t_hand = measure(hand)
-    rows.append(("decode step: eager keyroute", t_eager, t_hand))
-    rows.append(("decode step: inductor", t_plain, t_hand))
-    rows.append(("decode step: inductor + reduce-overhead", t_comp, t_hand))
-    rows.append(("decode step: hand NumPy", t_hand, t_hand))
+    cases = {
+        "decode step: eager keyroute": lambda: step(*args),
+        "decode step: inductor (numba)": lambda: plain(*args),
+        "decode step: inductor (numpy)": lambda: npy(*args),
+        "decode step: inductor + reduce-overhead": lambda: cstep(*args),
+        "decode step: hand NumPy": hand,
+    }
     torch = torch_or_none() if use_torch else None
+    t_torch_compile = None
     if torch is not None:
         targs = [torch.from_numpy(a.numpy().copy()) for a in args]
         tstep = decode_step(torch)
-        rows.append(("decode step: torch eager", measure(lambda: tstep(*targs)), t_hand))
         t1 = time.perf_counter()
         tc = torch.compile(tstep)
         tc(*targs)
         t_torch_compile = time.perf_counter() - t1
-        rows.append(("decode step: torch.compile", measure(lambda: tc(*targs)), t_hand))
-    else:
-        t_torch_compile = None
+        cases["decode step: torch eager"] = lambda: tstep(*targs)
+        cases["decode step: torch.compile"] = lambda: tc(*targs)
+    res = compare(cases, rounds=rounds)
+    rows += [(n, t, res["decode step: hand NumPy"]) for n, t in res.items()]
 
     # -- RMSNorm ---------------------------------------------------------------------------
+    rms_compile = {}
     for r in (512, 1):
         f, a, handf = rms_case(r)
+        t1 = time.perf_counter()
         cf = keyroute.compile(f, backend="inductor")
         cf(*a)
-        th = measure(handf)
-        rows.append((f"RMSNorm ({r}, 4096): inductor", measure(lambda cf=cf, a=a: cf(*a)), th))
-        rows.append((f"RMSNorm ({r}, 4096): eager keyroute", measure(lambda f=f, a=a: f(*a)), th))
+        rms_compile[r] = time.perf_counter() - t1
+        cn = keyroute.compile(f, backend="inductor", options=NUMPY)
+        cn(*a)
+        res = compare(
+            {
+                f"RMSNorm ({r}, 4096): inductor (numba)": lambda cf=cf, a=a: cf(*a),
+                f"RMSNorm ({r}, 4096): inductor (numpy)": lambda cn=cn, a=a: cn(*a),
+                f"RMSNorm ({r}, 4096): eager keyroute": lambda f=f, a=a: f(*a),
+                f"RMSNorm ({r}, 4096): NumPy 6-op chain": handf,
+            },
+            rounds=rounds,
+        )
+        ref = res[f"RMSNorm ({r}, 4096): NumPy 6-op chain"]
+        rows += [(n, t, ref) for n, t in res.items()]
 
     # -- MLP training step -----------------------------------------------------------------
     model, x, y = mlp_train_case()
     F = keyroute.nn.functional
     opt = keyroute.optim.SGD(model.parameters(), lr=0.01)
     cm = keyroute.compile(model, backend="inductor")
+    cmn = keyroute.compile(model, backend="inductor", options=NUMPY)
 
     def train_step(m):
         opt.zero_grad()
@@ -175,8 +194,7 @@ def main() -> None:
         return loss
 
     train_step(cm)
-    t_train_c = measure(lambda: train_step(cm), repeat=7)
-    t_train_e = measure(lambda: train_step(model), repeat=7)
+    train_step(cmn)
     W1, b1, W2, b2 = (p.detach().numpy().copy() for p in model.parameters())
     xn, yn = x.numpy(), y.numpy()
 
@@ -201,9 +219,17 @@ def main() -> None:
         W2 -= 0.01 * gW2
         b2 -= 0.01 * gb2
 
-    t_train_h = measure(hand_train, repeat=7)
-    rows.append(("MLP 784-256-10 train step: compiled", t_train_c, t_train_h))
-    rows.append(("MLP 784-256-10 train step: eager keyroute", t_train_e, t_train_h))
+    res = compare(
+        {
+            "MLP 784-256-10 train step: compiled (numba)": lambda: train_step(cm),
+            "MLP 784-256-10 train step: compiled (numpy)": lambda: train_step(cmn),
+            "MLP 784-256-10 train step: eager keyroute": lambda: train_step(model),
+            "MLP 784-256-10 train step: hand NumPy": hand_train,
+        },
+        rounds=max(5, rounds // 2),
+    )
+    ref = res["MLP 784-256-10 train step: hand NumPy"]
+    rows += [(n, t, ref) for n, t in res.items()]
 
     # -- guard cost --------------------------------------------------------------------------
     tiny = keyroute.compile(lambda a, b: a, backend="eager")
@@ -212,9 +238,17 @@ def main() -> None:
     t_guard = measure(lambda: tiny(ta, tb))
     t_add = measure(lambda: ta + tb)
 
-    print(f"{'case':48s} {'time':>10s} {'vs hand NumPy':>14s}")
+    print(f"{'case':48s} {'time':>10s} {'vs reference':>14s}")
     for name, t, ref in rows:
         print(f"{name:48s} {t * 1e6:8.1f}us {t / ref:13.2f}x")
+    print("(reference: hand NumPy for the decode and training steps, the NumPy chain for RMSNorm)")
+    for r, t in rms_compile.items():
+        print(f"RMSNorm ({r}, 4096) inductor (numba) compile time: {t * 1e3:.0f} ms")
+    print(
+        "numba kernels are cached on disk (cache=True): run the script twice; the second run's "
+        "compile times are the warm ones (numba's one-time process start-up, ~1-2 s, falls on "
+        "the first graph compiled with numba)"
+    )
     print(f"decode step compile time (cold, inductor + reduce-overhead): {t_compile * 1e3:.0f} ms")
     if t_torch_compile is not None:
         print(f"decode step torch.compile time: {t_torch_compile:.1f} s")

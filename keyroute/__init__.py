@@ -118,6 +118,7 @@ from ._api import mathbits as _api_mathbits  # noqa: E402, F401
 from ._api import linalg_ops as _api_linalg_ops, special as _api_special  # noqa: E402, F401
 from ._api import misc_ops as _api_misc_ops  # noqa: E402, F401
 from . import linalg, special  # noqa: E402
+from . import fft  # noqa: E402
 from . import nn  # noqa: E402
 from . import optim  # noqa: E402
 from .utils import python_dispatch as _utils_python_dispatch  # noqa: E402, F401

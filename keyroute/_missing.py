@@ -54,6 +54,7 @@ _SPELLING = {
     "nn.functional": "torch.nn.functional.{}",
     "linalg": "torch.linalg.{}",
     "special": "torch.special.{}",
+    "fft": "torch.fft.{}",
 }
 
 

@@ -4,7 +4,7 @@
     python tools/record_api_names.py --list   (no torch: regenerate the missing list only)
 
 Writes keyroute/_pytorch_names.txt (PyTorch's public names of torch.*, Tensor.*, torch.nn.*,
-torch.nn.functional.*, torch.linalg.*, torch.special.*, one `<namespace> <name>` a line: the
+torch.nn.functional.*, torch.linalg.*, torch.special.*, torch.fft.*, one `<namespace> <name>` a line: the
 package reads it to refuse a missing name with a NotImplementedError naming it) and
 tests/api/known_missing.txt (the names keyroute does not have yet; tests/api/test_coverage.py
 requires the list to only shrink).
@@ -20,7 +20,7 @@ sys.path.insert(0, ROOT)
 
 NAMES_FILE = os.path.join(ROOT, "keyroute", "_pytorch_names.txt")
 MISSING_FILE = os.path.join(ROOT, "tests", "api", "known_missing.txt")
-NAMESPACES = ("torch", "Tensor", "nn", "nn.functional", "linalg", "special")
+NAMESPACES = ("torch", "Tensor", "nn", "nn.functional", "linalg", "special", "fft")
 
 
 def _public(obj: object) -> list[str]:
@@ -37,6 +37,7 @@ def record_names() -> dict[str, list[str]]:
         "nn.functional": torch.nn.functional,
         "linalg": torch.linalg,
         "special": torch.special,
+        "fft": torch.fft,
     }
     out = {}
     for ns, obj in objs.items():
@@ -83,6 +84,7 @@ def keyroute_objects() -> dict[str, object]:
         "nn.functional": keyroute.nn.functional,
         "linalg": keyroute.linalg,
         "special": keyroute.special,
+        "fft": keyroute.fft,
     }
 
 

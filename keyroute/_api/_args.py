@@ -183,15 +183,23 @@ def _finish(t: Tensor, requires_grad: bool) -> Tensor:
     return t
 
 
+_PIN_MEMORY: dict[Any, bool] = {}  # operator -> whether its schema has pin_memory
+
+
+def _takes_pin_memory(fn: Any) -> bool:
+    schema = getattr(fn, "_schema", None)
+    if schema is None:
+        return False
+    takes = _PIN_MEMORY.get(fn)
+    if takes is None:
+        takes = _PIN_MEMORY[fn] = any(a.name == "pin_memory" for a in schema.arguments)
+    return takes
+
+
 def _below(fn: Callable[..., Tensor], *args: Any, **kwargs: Any) -> Tensor:
     """Run a factory's aten call below ADInplaceOrView (torch:: factories do). As PyTorch's
     bindings, pass pin_memory=False to operators that take it (a mode sees the keyword)."""
-    schema = getattr(fn, "_schema", None)
-    if (
-        schema is not None
-        and "pin_memory" not in kwargs
-        and any(a.name == "pin_memory" for a in schema.arguments)
-    ):
+    if "pin_memory" not in kwargs and _takes_pin_memory(fn):
         kwargs["pin_memory"] = False
     with AutoDispatchBelowADInplaceOrView():
         return fn(*args, **kwargs)

@@ -14,6 +14,7 @@ import sys
 import types
 from typing import Any
 
+from .. import _naming
 from .._ops import ops
 from ..tensor._tensor import Tensor
 from . import FUNCTIONS, function, method
@@ -62,7 +63,7 @@ def _return_type(name: str, fields: tuple[str, ...]) -> Any:
 
     def __repr__(self: Any) -> str:  # noqa: N807
         body = ",\n".join(f"{f}={v!r}" for f, v in zip(fields, self))
-        return f"keyroute.return_types.{name}(\n{body})"
+        return f"{_naming.NAME}.return_types.{name}(\n{body})"
 
     cls.__repr__ = __repr__
     setattr(return_types, name, cls)

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..tensor._tensor import Tensor, wrap_cpu
+from . import config
 from .codegen import Kernel
 
 __all__ = ["compile_fx", "Kernel"]
@@ -26,8 +27,18 @@ def _log_code(k: Kernel) -> None:
         import logging
 
         logging.getLogger("keyroute._inductor").warning(
-            "Output code written to: %s\n%s", k.filename, k.src
+            "Output code written to: %s\n%s%s", k.filename, k.src, _numba_listing(k)
         )
+
+
+def _numba_listing(k: Kernel) -> str:
+    """The numba kernels the graph calls, after its source (as Inductor prints its C++)."""
+    if not k.groups:
+        return ""
+    parts = [f"\n# numba kernels ({k.numba_compile_s * 1e3:.0f} ms to compile or load):"]
+    for i, src in enumerate(k.numba_sources):
+        parts.append(f"\n# _k_numba{i}\n{src}")
+    return "".join(parts)
 
 
 def _synthetic(v: Any) -> Any:
@@ -43,7 +54,7 @@ def _probe_inputs(gm: Any) -> list[Any]:
     return [_synthetic(n.meta.get("val")) for n in gm.graph.nodes if n.op == "placeholder"]
 
 
-def kernel_for(gm: Any, mutated: list[int] | None = None) -> Kernel:
+def kernel_for(gm: Any, mutated: list[int] | None = None, cpu_backend: str = "numpy") -> Kernel:
     """gm's generated kernel, probed on synthetic inputs with the RNG state kept."""
     from .. import random as kr_random
 
@@ -51,7 +62,7 @@ def kernel_for(gm: Any, mutated: list[int] | None = None) -> Kernel:
     phs = [n for n in nodes if n.op == "placeholder"]
     outs = nodes[-1].args[0]
     copy_back = {outs[i]: phs[idx] for i, idx in enumerate(mutated or [])}
-    k = Kernel(gm, copy_back=copy_back)
+    k = Kernel(gm, copy_back=copy_back, cpu_backend=cpu_backend)
     state = kr_random.get_rng_state()
     try:
         with np.errstate(all="ignore"):
@@ -83,10 +94,12 @@ def _wrap(r: Any, dt: Any) -> Any:
     return r
 
 
-def graph_runner(gm: Any, n_mutated: int = 0, mutated: list[int] | None = None) -> Any:
+def graph_runner(
+    gm: Any, n_mutated: int = 0, mutated: list[int] | None = None, cpu_backend: str = "numpy"
+) -> Any:
     """A callable on tensors running gm's kernel: copies the first `n_mutated` results into the
     inputs `mutated` names, returns the rest as tensors (an input returned is itself)."""
-    k = kernel_for(gm, mutated)
+    k = kernel_for(gm, mutated, cpu_backend)
     fn = k.fn
     dts, src = _out_info(gm)
     mutated = mutated or []
@@ -110,9 +123,12 @@ def graph_runner(gm: Any, n_mutated: int = 0, mutated: list[int] | None = None) 
     return run
 
 
-def _aot_graph_compiler(gm: Any, example: Any) -> Any:
-    run = graph_runner(gm)
-    return lambda *ts: tuple(run(*ts))
+def _aot_graph_compiler(cpu_backend: str) -> Any:
+    def compiler(gm: Any, example: Any) -> Any:
+        run = graph_runner(gm, cpu_backend=cpu_backend)
+        return lambda *ts: tuple(run(*ts))
+
+    return compiler
 
 
 def compile_fx(gm: Any, example_inputs: list[Any], *, mode: Any = None, options: Any = None) -> Any:
@@ -120,6 +136,7 @@ def compile_fx(gm: Any, example_inputs: list[Any], *, mode: Any = None, options:
     from .._functorch.aot_autograd import make_inference_graph
     from ..autograd.grad_mode import is_grad_enabled
 
+    backend = config.resolve_cpu_backend(options)
     tensors = [t for t in example_inputs if isinstance(t, Tensor)]
     if any(type(t._data) is not np.ndarray for t in tensors):
         return aot_compile(gm, example_inputs, None)  # meta / fake inputs: the dispatcher
@@ -127,10 +144,10 @@ def compile_fx(gm: Any, example_inputs: list[Any], *, mode: Any = None, options:
         from .._functorch.partitioners import min_cut_rematerialization_partition
 
         return aot_compile(
-            gm, example_inputs, _aot_graph_compiler, min_cut_rematerialization_partition
+            gm, example_inputs, _aot_graph_compiler(backend), min_cut_rematerialization_partition
         )
     inf, mutated = make_inference_graph(gm, tuple(example_inputs))
-    run = graph_runner(inf, len(mutated), mutated)
+    run = graph_runner(inf, len(mutated), mutated, backend)
     if mode == "reduce-overhead":
         from .cudagraphs import replay
 

@@ -158,6 +158,10 @@ _VIEWS = {
 }  # fmt: skip
 
 
+def _group_inputs(g: Any) -> list[Node]:
+    return [a for a, _kind in g.inputs]
+
+
 def _is_view(n: Any) -> bool:
     t = n.target
     if t is operator.getitem:
@@ -173,7 +177,9 @@ def _meta(n: Any) -> Any:
 class Kernel:
     """One graph's generated function (see the module docstring)."""
 
-    def __init__(self, gm: Any, *, copy_back: dict[Any, Any] | None = None) -> None:
+    def __init__(
+        self, gm: Any, *, copy_back: dict[Any, Any] | None = None, cpu_backend: str = "numpy"
+    ) -> None:
         self.gm = gm
         self.nodes = list(gm.graph.nodes)
         self.fallback: set[Node] = set()
@@ -187,6 +193,12 @@ class Kernel:
         self.fn: Any = None
         self.lowered = 0
         self.fused = 0
+        #: "numba": fusion groups become numba loop nests; "numpy": every node a NumPy call.
+        self.cpu_backend = cpu_backend
+        self.groups: list[Any] = []
+        #: Seconds spent compiling (or loading from numba's cache) this graph's numba kernels.
+        self.numba_compile_s = 0.0
+        self.numba_sources: list[str] = []
 
     # -- helpers for lowerings -------------------------------------------------------------
     def shape(self, n: Node) -> tuple[int, ...]:
@@ -250,12 +262,20 @@ class Kernel:
             return [self._dtypes_of(x) for x in v]
         return None
 
-    def build(self, probe: bool = False) -> str:
-        nodes = self.nodes
+    def build(self, probe: bool = False, fuse: bool = False) -> str:
+        nodes: list[Any] = self.nodes
         self.names = {}
-        self._last_use: dict[Node, Node] = {}
+        self._last_use: dict[Node, Any] = {}
+        self.groups = []
+        self.numba_sources = []
+        if fuse:  # the numba path: fusion groups become one item each (numba_codegen.py)
+            from .fusion import emission_order, find_groups
+
+            self.groups = find_groups(self.nodes, self.fallback | set(self.casts))
+            if self.groups:
+                nodes = emission_order(self.nodes, self.groups)
         for n in nodes:
-            for a in n.all_input_nodes:
+            for a in n.all_input_nodes if isinstance(n, Node) else _group_inputs(n):
                 self._last_use[a] = n
         # Buffers this kernel owns (fresh results of lowered pointwise / reduction lines).
         self._owning: set[Node] = set()
@@ -264,6 +284,11 @@ class Kernel:
         params = []
         body: list[str] = []
         for n in nodes:
+            if not isinstance(n, Node):
+                from .numba_codegen import emit_group
+
+                body.extend(emit_group(self, n))
+                continue
             name = n.name
             self.names[n] = name
             if n.op == "placeholder":
@@ -400,7 +425,12 @@ class Kernel:
                 changed = True
             if not changed:
                 break
-        self.src = self.build()
+        self.src = self.build(fuse=self.cpu_backend == "numba")
+        if self.groups:
+            from .numba_codegen import check_compiled
+
+            if not check_compiled(self, example):
+                self.src = self.build()
         _COUNTER[0] += 1
         filename = f"<inductor-kernel-{_COUNTER[0]}>"
         linecache.cache[filename] = (len(self.src), None, self.src.splitlines(True), filename)

@@ -13,6 +13,7 @@ from . import backward_ops, conv_backward  # noqa: F401
 from . import dynamic_shape  # noqa: F401
 from . import functionalization  # noqa: F401
 from . import mathbits  # noqa: F401
+from . import fft  # noqa: F401
 
 
 def _register_backend_select() -> None:

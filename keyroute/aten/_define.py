@@ -43,10 +43,19 @@ def _split(name: str) -> str:
     return f"aten::{base}" + (f".{overload}" if overload and overload != "default" else "")
 
 
+_FOUND: dict[str, OpOverload] = {}  # name -> operator: composites look theirs up per call
+
+
 def aten(name: str) -> OpOverload:
     """The aten operator 'name' or 'name.overload'."""
-    op = find_op(_split(name))
-    if op is None or op._schema is None:
+    op = _FOUND.get(name)
+    if op is None:
+        op = find_op(_split(name))
+        if op is None or op._schema is None:
+            raise KeyError(f"aten::{name} is not defined")
+        _FOUND[name] = op
+    elif op._schema is None:  # its definition was removed (a destroyed library's)
+        del _FOUND[name]
         raise KeyError(f"aten::{name} is not defined")
     return op
 

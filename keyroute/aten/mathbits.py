@@ -16,6 +16,7 @@ from typing import Any
 from ..dispatcher.keys import DispatchKey
 from ..dispatcher.keyset import key_bits
 from ..tensor.meta_array import MetaArray
+from . import _shape
 from ._define import composite, meta
 from ._meta_util import check, meta_view, new_meta, shape_of
 from .linalg import op
@@ -60,7 +61,9 @@ def resolve_neg(self):
 
 @meta("_conj_physical(Tensor self) -> Tensor")
 def _conj_physical(self):
-    return new_meta(shape_of(self), self._dtype)
+    # A unary TensorIterator op: the output follows the input's memory order.
+    shape = shape_of(self)
+    return new_meta(shape, self._dtype, _shape.elementwise_strides(shape, [(shape, self.stride())]))
 
 
 @composite("conj_physical(Tensor self) -> Tensor")

@@ -610,3 +610,6 @@ case("as_strided_scatter")(
 
 # torch.linalg factorizations, special functions and assorted operators.
 from tests.autograd import grad_cases_ops as _grad_cases_ops  # noqa: E402, F401
+
+# torch.fft and the image operators of aten/nn/.
+from tests.autograd import grad_cases_spectral as _grad_cases_spectral  # noqa: E402, F401

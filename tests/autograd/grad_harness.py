@@ -45,7 +45,7 @@ def run_case(M: Any, name: str) -> dict[str, Any]:
     outs = float_outputs(M, out)
     inputs = _flat_inputs(M, args)
     rng = rng_for(name + "/grad")
-    gouts = [M.from_numpy(rng.standard_normal(tuple(o.shape)).astype(np.float64)) for o in outs]
+    gouts = [M.from_numpy(_grad_output(rng, o)) for o in outs]
     grads = M.autograd.grad(outs, inputs, gouts, allow_unused=True)
     return {
         "node": outs[0].grad_fn.name() if outs and outs[0].grad_fn is not None else None,
@@ -53,7 +53,16 @@ def run_case(M: Any, name: str) -> dict[str, Any]:
     }
 
 
+def _grad_output(rng: np.random.Generator, out: Any) -> np.ndarray:
+    g = rng.standard_normal(tuple(out.shape))
+    if out.is_complex():  # a complex output takes a complex gradient (real and imaginary parts)
+        g = g + 1j * rng.standard_normal(tuple(out.shape))
+    return g
+
+
 def encode(a: np.ndarray) -> dict[str, Any]:
+    if np.iscomplexobj(a):  # complex gradients as (..., 2) real arrays, as view_as_real
+        a = np.stack([a.real, a.imag], axis=-1)
     a = np.ascontiguousarray(a, dtype=np.float64)
     return {"shape": list(a.shape), "data": base64.b64encode(a.tobytes()).decode()}
 

@@ -174,12 +174,17 @@ def _np_of(M: Any, t: Any) -> np.ndarray:
 def encode_value(M: Any, v: Any) -> Any:
     """JSON form of an operator output (tensors, tuples/lists of them, Python scalars)."""
     if isinstance(v, M.Tensor):
+        conj = v.is_conj()
+        if conj:  # a lazily conjugated result (numpy() refuses it): its values, flagged
+            v = v.resolve_conj()
         out = {
             "dtype": str(v.dtype).split(".")[-1],
             "shape": list(v.shape),
             "stride": list(v.stride()),
             "device": str(v.device.type),
         }
+        if conj:
+            out["conj"] = True
         if v.device.type != "meta":
             a = np.ascontiguousarray(_np_of(M, v))
             out["data"] = base64.b64encode(a.tobytes()).decode()
@@ -291,8 +296,8 @@ def compare(expected: Any, got: Any, sample: Sample, path: str = "out") -> list[
     if isinstance(expected, dict) and "dtype" in expected:
         if not (isinstance(got, dict) and "dtype" in got):
             return [f"{path}: expected a tensor, got {got!r}"[:300]]
-        for key in ("dtype", "shape", "device"):
-            if expected[key] != got[key]:
+        for key in ("dtype", "shape", "device", "conj"):
+            if expected.get(key) != got.get(key):
                 diffs.append(f"{path}.{key}: expected {expected[key]}, got {got[key]}")
         if diffs:
             return diffs

@@ -38,6 +38,7 @@ from . import (  # noqa: E402, F401, I001
     backward_ops,
     functional_variants,
     mathbits,
+    fft,
     inplace,
     no_formula,
 )

@@ -11,6 +11,7 @@ from . import norms  # noqa: F401
 from . import backward_ops, conv_backward  # noqa: F401
 from . import dynamic_shape  # noqa: F401
 from . import mathbits  # noqa: F401
+from . import fft  # noqa: F401
 
 # NumPy reports floating-point special cases (log(0), 0/0, overflow to inf) as RuntimeWarnings;
 # PyTorch computes the same inf and NaN silently. The filter covers only warnings raised where

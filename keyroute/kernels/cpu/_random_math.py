@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["libm", "fma32", "fma64", "log256_ps", "sincos256_ps"]
+__all__ = ["libm", "fma32", "fma64", "log256_ps", "sincos256_ps", "fill16_float", "fill16_double"]
 
 _f32 = np.float32
 _f64 = np.float64
@@ -205,3 +205,41 @@ def sincos256_ps(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     np.negative(s, out=s, where=sign_sin)
     np.negative(c, out=c, where=sign_cos)
     return s, c
+
+
+# -- NormalFill16 (the normal_ kernel for 16 or more contiguous values)
+
+_TWO_PI = 2.0 * math.pi
+_TWO_PI_F = _f32(_TWO_PI)
+
+
+def fill16_double(d: np.ndarray, mean: float, std: float) -> np.ndarray:
+    """NormalFill16<double> on rows of 16 uniforms (the scalar template, libm's log/cos/sin)."""
+    u1 = 1.0 - d[:, :8]
+    u2 = d[:, 8:]
+    radius = np.sqrt(-2.0 * libm("log")(u1.reshape(-1))).reshape(u1.shape)
+    theta = _TWO_PI * u2
+    cos = libm("cos")(theta.reshape(-1)).reshape(theta.shape)
+    sin = libm("sin")(theta.reshape(-1)).reshape(theta.shape)
+    out = np.empty_like(d)
+    if std == 1.0 and mean == 0.0:
+        out[:, :8] = radius * cos
+        out[:, 8:] = radius * sin
+    else:
+        out[:, :8] = fma64(radius * cos, std, mean)
+        out[:, 8:] = fma64(radius * sin, std, mean)
+    return out
+
+
+def fill16_float(d: np.ndarray, mean: float, std: float) -> np.ndarray:
+    """The AVX2 NormalFill16<float> on rows of 16 float uniforms."""
+    u1 = _f32(1) - d[:, :8]
+    u2 = d[:, 8:]
+    radius = np.sqrt(_f32(-2) * log256_ps(u1))
+    theta = _TWO_PI_F * u2
+    sin, cos = sincos256_ps(theta)
+    out = np.empty_like(d)
+    m, s = _f32(mean), _f32(std)
+    out[:, :8] = fma32(radius * cos, s, m)
+    out[:, 8:] = fma32(radius * sin, s, m)
+    return out

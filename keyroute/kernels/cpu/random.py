@@ -35,7 +35,10 @@ import numpy as np
 from ...random import Generator, get_generator
 from ...tensor._tensor import Tensor
 from ._kernel import check_no_internal_overlap
-from ._random_math import fma32, fma64, libm, log256_ps, sincos256_ps
+from ._random_jit import jit_kernels
+from ._random_math import fill16_double as _fill16_double
+from ._random_math import fill16_float as _fill16_float
+from ._random_math import fma32, fma64, libm
 
 __all__ = [
     "fill",
@@ -53,7 +56,6 @@ _M24 = np.uint64((1 << 24) - 1)
 _2_53 = _f64(1.0 / (1 << 53))
 _2_24 = _f32(1.0 / (1 << 24))
 _TWO_PI = 2.0 * math.pi
-_TWO_PI_F = _f32(_TWO_PI)
 _SMALL = 64  # below this many values, libm through Python's math is cheaper than NumPy
 
 
@@ -137,6 +139,11 @@ def uniform_values(g: Generator, n: int, from_: float, to: float, np_dtype: Any)
 def _box_muller_pairs(g: Generator, k: int) -> tuple[np.ndarray, np.ndarray]:
     """k pairs of normal_distribution<double>: (r cos theta, r sin theta), two draws each."""
     u = uniform_double(g, 2 * k)
+    jit = jit_kernels(2 * k)
+    if jit is not None:
+        c, s = np.empty(k), np.empty(k)
+        jit["box_muller"](u, c, s)
+        return c, s
     u1, u2 = u[0::2], u[1::2]
     if k <= _SMALL // 2:
         r = np.array([math.sqrt(-2.0 * math.log1p(-v)) for v in u2.tolist()])
@@ -171,42 +178,32 @@ def normal_double(g: Generator, n: int) -> np.ndarray:
     return out
 
 
-def _fill16_double(d: np.ndarray, mean: float, std: float) -> np.ndarray:
-    """NormalFill16<double> on rows of 16 uniforms (the scalar template, libm's log/cos/sin)."""
-    u1 = 1.0 - d[:, :8]
-    u2 = d[:, 8:]
-    radius = np.sqrt(-2.0 * libm("log")(u1.reshape(-1))).reshape(u1.shape)
-    theta = _TWO_PI * u2
-    cos = libm("cos")(theta.reshape(-1)).reshape(theta.shape)
-    sin = libm("sin")(theta.reshape(-1)).reshape(theta.shape)
-    out = np.empty_like(d)
-    if std == 1.0 and mean == 0.0:
-        out[:, :8] = radius * cos
-        out[:, 8:] = radius * sin
+def _jit_fill16(jit: dict[str, Any], double: bool) -> Any:
+    """The compiled NormalFill16 with _fill16_float / _fill16_double's signature."""
+    if double:
+
+        def fill16(d: np.ndarray, mean: float, std: float) -> np.ndarray:
+            out = np.empty_like(d)
+            jit["fill16_double"](d, out, float(mean), float(std), mean == 0.0 and std == 1.0)
+            return out
+
     else:
-        out[:, :8] = fma64(radius * cos, std, mean)
-        out[:, 8:] = fma64(radius * sin, std, mean)
-    return out
 
+        def fill16(d: np.ndarray, mean: float, std: float) -> np.ndarray:
+            out = np.empty_like(d)
+            jit["fill16_float"](d, out, _f32(mean), _f32(std))
+            return out
 
-def _fill16_float(d: np.ndarray, mean: float, std: float) -> np.ndarray:
-    """The AVX2 NormalFill16<float> on rows of 16 float uniforms."""
-    u1 = _f32(1) - d[:, :8]
-    u2 = d[:, 8:]
-    radius = np.sqrt(_f32(-2) * log256_ps(u1))
-    theta = _TWO_PI_F * u2
-    sin, cos = sincos256_ps(theta)
-    out = np.empty_like(d)
-    m, s = _f32(mean), _f32(std)
-    out[:, :8] = fma32(radius * cos, s, m)
-    out[:, 8:] = fma32(radius * sin, s, m)
-    return out
+    return fill16
 
 
 def _normal_fill(g: Generator, n: int, mean: float, std: float, np_dtype: Any) -> np.ndarray:
     """normal_fill's n values (n >= 16, a contiguous tensor)."""
     double = np_dtype == _f64
     fill16 = _fill16_double if double else _fill16_float
+    jit = jit_kernels(n)
+    if jit is not None:
+        fill16 = _jit_fill16(jit, double)
     draw = uniform_double if double else uniform_float
     blocks = n // 16
     tail = n % 16
@@ -571,6 +568,11 @@ def geometric_(self, p, *, generator=None):
 def randperm_values(g: Generator, n: int) -> np.ndarray:
     if n < (1 << 32) // 20:
         # Forward Fisher-Yates: swap element i with i + (word % (n - i)), n - 1 words.
+        jit = jit_kernels(n)
+        if jit is not None:
+            perm = np.empty(n, np.int64)
+            jit["randperm_forward"](g.random_u32(n - 1) if n > 1 else np.empty(0, np.uint64), perm)
+            return perm
         perm = list(range(n))
         if n > 1:
             mods = np.arange(n, 1, -1, dtype=np.uint64)
