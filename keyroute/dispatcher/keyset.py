@@ -147,8 +147,9 @@ def _highest_ext(ks: int) -> int:
             if not _keys.is_per_backend_functionality(func):
                 return func
             backend = _backend_index(ks)
-            if not backend:
-                return PER_BACKEND_FUNCTIONALITIES.get(func, func)
+            if not backend:  # no backend bit: the first backend's slot, as PyTorch indexes it
+                start = PER_BACKEND_FUNCTIONALITIES.get(func)
+                return start if start is not None else _keys.to_runtime_key(func, 1)
             return _keys.to_runtime_key(func, backend)
     return 0
 
