@@ -241,13 +241,17 @@ def aot_function(
         )
         entry = cache.get(key)
         if entry is None:
+            from .input_mutations import functionalize_input_mutations
+
             joint, n_out = make_joint_graph(fn, args)
-            fw_gm, bw_gm, n_saved = partition_fn(joint, n_out)
+            # Input mutations -> the forward's leading outputs, copied back by the runtime.
+            mutated, n_fw_out = functionalize_input_mutations(joint, n_out)
+            fw_gm, bw_gm, n_saved = partition_fn(joint, n_fw_out)
             fw_gm.graph.eliminate_dead_code()
             fw_gm.recompile()
             fw = fw_compiler(fw_gm, list(args))
             bw = bw_compiler(bw_gm, None)
-            entry = cache[key] = _function_class(Function, fw, bw, n_out)
+            entry = cache[key] = _function_class(Function, fw, bw, n_out, mutated)
         return entry.apply(*args)
 
     def _inference(args: tuple[Any, ...]) -> Any:
@@ -271,14 +275,23 @@ def aot_function(
     return compiled
 
 
-def _function_class(base: type, fw: Any, bw: Any, n_out: int) -> Any:
+def _function_class(
+    base: type, fw: Any, bw: Any, n_out: int, mutated: list[int] | None = None
+) -> Any:
     """The autograd.Function running one compiled forward / backward pair (made once per
-    variant: a class per call would cost more than the small graphs it runs)."""
+    variant: a class per call would cost more than the small graphs it runs). The forward
+    graph's first len(mutated) outputs are new values of inputs, copied back into them."""
+    mutated = mutated or []
+    n_mut = len(mutated)
 
     class CompiledFunction(base):  # type: ignore[misc, valid-type]
         @staticmethod
         def forward(ctx: Any, *inputs: Any) -> Any:
             res = fw(*inputs)
+            for i, idx in enumerate(mutated):
+                inputs[idx].copy_(res[i])  # the epilogue (functionalized input mutations)
+            if n_mut:
+                res = res[n_mut:]
             ctx.save_for_backward(*res[n_out:])
             outs = tuple(res[:n_out])
             return outs[0] if n_out == 1 else outs

@@ -22,7 +22,50 @@ def mlp_square_mean(torch):
     return f, (x, w1.requires_grad_(True), b1.requires_grad_(True), w2.requires_grad_(True))
 
 
+# Training with input mutations (issue 13): the forward graph is functionalized, the new values
+# of the mutated inputs are its leading outputs and the runtime copies them back (epilogue).
+def buffer_add_(torch):
+    def f(x, w, buf):
+        buf.add_(1)
+        y = (x @ w).view(-1)
+        return (y * buf.sum()).sum()
+
+    x, w = G._t(torch, 2, 3).requires_grad_(True), G._t(torch, 3, 2).requires_grad_(True)
+    return f, (x, w, torch.zeros(3))
+
+
+def running_stat_update(torch):
+    def f(x, w, rm):
+        rm.mul_(0.9).add_(x.detach().mean(0), alpha=0.1)
+        return ((x * w) * rm).sum()
+
+    x, w = G._t(torch, 4, 5), G._t(torch, 5).requires_grad_(True)
+    return f, (x, w, torch.ones(5))
+
+
+def copy_into_buffer(torch):
+    def f(x, buf):
+        buf.copy_(x.detach() * 2)
+        return (x * buf).sum()
+
+    return f, (G._t(torch, 3, 4).requires_grad_(True), torch.zeros(3, 4))
+
+
+def index_copy_cache(torch):
+    def f(x, w, cache, idx):
+        cache.index_copy_(0, idx, x.detach())
+        return (cache @ w).sum()
+
+    x, w = G._t(torch, 1, 4), G._t(torch, 4, 2).requires_grad_(True)
+    return f, (x, w, torch.zeros(3, 4), torch.tensor([1]))
+
+
+MUTATING = {"buffer_add_", "running_stat_update", "copy_into_buffer", "index_copy_cache"}
 TRAINING = {
+    "buffer_add_": buffer_add_,
+    "running_stat_update": running_stat_update,
+    "copy_into_buffer": copy_into_buffer,
+    "index_copy_cache": index_copy_cache,
     "mlp_square_mean": mlp_square_mean,
     "mlp_with_loss": lambda torch: _grad(torch, "mlp_with_loss", {1, 2, 3, 4}),
     "rmsnorm_linear_silu": lambda torch: _grad(torch, "rmsnorm_linear_silu", {0, 1, 2, 3}),
@@ -61,7 +104,17 @@ def trace(torch, aot_function, kind, name):
     except Exception as e:  # noqa: BLE001 - the error is the recorded behaviour
         return {"error": type(e).__name__, "msg": str(e).splitlines()[0][:200]}
     res = {}
+    if kind == "training" and len(args) and not isinstance(out, tuple):
+        # The mutated inputs' values after the call (the epilogue's copies).
+        res["inputs_after"] = [
+            [round(float(v), 5) for v in a.detach().reshape(-1).tolist()][:8]
+            for a in args
+            if not a.requires_grad and a.dtype.is_floating_point
+        ]
     for key, gm in zip(("fw", "bw"), graphs):
         res[key] = G.describe(gm)
         res[key + "_inputs"] = [n.name for n in gm.graph.nodes if n.op == "placeholder"]
+        if name in MUTATING:
+            outs = list(gm.graph.nodes)[-1].args[0]
+            res[key + "_outputs"] = [getattr(o, "name", None) for o in outs]
     return res

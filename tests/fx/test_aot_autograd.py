@@ -67,3 +67,87 @@ def test_aot_module_lifts_parameters():
     for g, p in zip(got, m.parameters()):
         assert bool(((g - p.grad).abs() <= 1e-5).all())
     assert seen[0] == [f"primals_{i}" for i in range(1, 6)]  # 4 parameters, then x
+
+
+class _RunningMean(torch.nn.Module):
+    """A buffer updated in place during training (BatchNorm's running statistics, in small)."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(5, 5)
+        self.register_buffer("running", torch.zeros(5))
+
+    def forward(self, x):
+        h = self.lin(x)
+        self.running.mul_(0.9).add_(h.detach().mean(0), alpha=0.1)
+        return (h * self.running).sum()
+
+
+def _train_once(m, x):
+    m.zero_grad()
+    m(x).backward()
+    return [p.grad.clone() for p in m.parameters()], m.running.clone()
+
+
+def test_training_input_mutations_are_functionalized_with_an_epilogue():
+    graphs = []
+
+    def keep(gm, _):
+        graphs.append(gm)
+        return gm
+
+    torch.manual_seed(0)
+    ref, x = _RunningMean(), torch.randn(4, 5)
+    m = _RunningMean()
+    m.load_state_dict(ref.state_dict())
+    aot = aot_module(m, keep, keep)
+    for _ in range(2):  # the second call reads the buffer the first call's epilogue wrote
+        m.zero_grad()
+        aot(x).backward()
+        want_g, want_r = _train_once(ref, x)
+        for p, w in zip(m.parameters(), want_g):
+            assert bool(((p.grad - w).abs() <= 1e-5).all())
+        assert bool(((m.running - want_r).abs() <= 1e-6).all())
+    fw = graphs[0]
+    ops = [str(n.target) for n in fw.graph.nodes if n.op == "call_function"]
+    assert not any(o.split(".")[1].endswith("_") for o in ops), ops  # no in-place node left
+    assert list(fw.graph.nodes)[-1].args[0][0].name == "add"  # the buffer's new value first
+
+
+def test_compiled_training_with_a_mutated_buffer_matches_eager():
+    for backend in ("aot_eager", "inductor"):
+        torch._dynamo.reset()
+        torch.manual_seed(0)
+        ref, x = _RunningMean(), torch.randn(4, 5)
+        m = _RunningMean()
+        m.load_state_dict(ref.state_dict())
+        cm = torch.compile(m, backend=backend)
+        for _ in range(2):
+            m.zero_grad()
+            cm(x).backward()
+            want_g, want_r = _train_once(ref, x)
+            for p, w in zip(m.parameters(), want_g):
+                assert bool(((p.grad - w).abs() <= 1e-5).all()), backend
+            assert bool(((m.running - want_r).abs() <= 1e-6).all()), backend
+
+
+def test_a_written_view_of_an_input_keeps_its_inplace_node_and_eager_values():
+    def f(x, buf):
+        buf[1:].add_(x.detach().sum(0)[:2])
+        return (x * buf).sum()
+
+    graphs = []
+
+    def keep(gm, _):
+        graphs.append(gm)
+        return gm
+
+    x = torch.randn(3, 3, requires_grad=True)
+    buf, buf_ref = torch.zeros(3), torch.zeros(3)
+    aot_function(f, keep, keep)(x, buf).backward()
+    g = x.grad.clone()
+    x.grad = None
+    f(x, buf_ref).backward()
+    assert bool((buf == buf_ref).all()) and bool(((g - x.grad).abs() <= 1e-6).all())
+    ops = [str(n.target) for n in graphs[0].graph.nodes if n.op == "call_function"]
+    assert "aten.add_.Tensor" in ops  # outside the functionalized scope: unchanged
