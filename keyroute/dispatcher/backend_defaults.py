@@ -4,7 +4,8 @@
 keyroute's own kernels): it allocates the result on the target device and copies into it with
 `copy_`, which dispatches to the higher-priority backend of the two tensors: so
 `cpu_tensor.to("dask")` and `dask_tensor.to("cpu")` both run the run-time backend's own `copy_`
-kernel, as in PyTorch. The CPU kernel of `_to_copy` sends copies to another device here too (`to_device`).
+kernel, as in PyTorch. The CPU kernel of `_to_copy` sends copies to another device here too
+(`to_device`).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""examples/new_layer.py and examples/new_backend.py run and print what they claim; a fallback
+"""examples/new_layer.py, new_key.py and new_backend.py run and print what they claim; a fallback
 on a key with a builtin fallback is refused with a message saying how to replace it."""
 
 from __future__ import annotations
@@ -36,6 +36,17 @@ def test_new_layer():
         "caught: aten.sub.Tensor produced NaN",
         "grad: [2.0, 2.0]",
         "outside the guard: [0.0, nan]",
+    ]
+
+
+def test_new_key():
+    assert _run("new_key.py") == [
+        "checked: 2.0",
+        "caught: aten.sub.Tensor produced NaN",
+        "grad: [2.0, 2.0]",
+        "outside the guard: [0.0, nan]",
+        "trace of exp: NanCheck -> AutogradCPU -> CPU",
+        "table rows: AutogradNestedTensor, NanCheck, Tracer",
     ]
 
 
