@@ -354,9 +354,13 @@ class Tensor:
         """The elements as (nested lists of) Python numbers."""
         data = self._data
         if type(data) is not ndarray:
-            from ..kernels.errors import data_access_error
+            from .host import host_array
 
-            raise data_access_error(self, "tolist()")
+            data = host_array(data)  # a device's values (tensor/host.py); None on meta
+            if data is None:
+                from ..kernels.errors import data_access_error
+
+                raise data_access_error(self, "tolist()")
         if self._dtype.name == "bfloat16":
             data = data.astype(np.float32)
         if self._ks & _ZERO_BIT:

@@ -215,13 +215,18 @@ def _to_copy(
 
         if Device(device).type == "meta":
             return _clone_meta(self, memory_format, dt)
+        from ...tensor.host import COPY_FROM_CPU
+
+        to_device = COPY_FROM_CPU.get(Device(device).type)
+        if to_device is not None:  # the destination backend's copy (tensor/host.py)
+            return to_device(self, dt, Device(device))
         from ...tensor.device import DEVICE_TYPES
 
         index = DEVICE_TYPES.get(Device(device).type, 0)
         if index > 16 or index == 13:  # a run-time backend (open_keys.py), PrivateUse1
-            from ...dispatcher.backend_defaults import to_device
+            from ...dispatcher.backend_defaults import to_device as via_copy
 
-            return to_device(self, dt, Device(device), memory_format)
+            return via_copy(self, dt, Device(device), memory_format)
         raise RuntimeError(f"keyroute has no backend for device '{Device(device)}' yet")
     a = self._data
     if a.dtype.kind == "c" and dt.np.kind != "c":
