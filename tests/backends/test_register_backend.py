@@ -83,3 +83,15 @@ def test_keys_cli_lists_the_backends_keys_once():
     listed = f()["cli_keys"]
     assert len(listed) == len(set(listed))
     assert {"Toy", "AutogradToy", "AutocastToy", "Toy2"} <= set(listed)
+
+
+def test_autocast_knows_the_device():
+    on, low, result, after = f()["autocast"]
+    assert on is True and low.endswith(".float16") and result.endswith(".float32")  # no kernels yet
+    assert after is False
+
+
+def test_known_gap_device_index():
+    # known_gaps.txt device_index: PyTorch keeps the index a tensor was made on ("toy:1")
+    assert f()["device_index_gap"] != "toy:1"
+    assert f()["device_index_gap"] == "toy:0"

@@ -122,6 +122,18 @@ facts["parse"] = [
     torch._C._dispatch_key_name(info.key),
 ]
 
+# Autocast knows the device type; its key is a fallthrough until kernels are registered on it.
+with torch.autocast("toy"):
+    enabled = [torch.is_autocast_enabled("toy"), str(torch.get_autocast_dtype("toy"))]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        enabled.append(str((torch.ones(2, device="toy") + 1).dtype))
+facts["autocast"] = [*enabled, torch.is_autocast_enabled("toy")]
+# Known gap (tests/backends/known_gaps.txt): one device per backend, index 0.
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    facts["device_index_gap"] = str(torch.ones(1, device="toy:1").device)
+
 # Bad input: a clear error and nothing changed.
 before = (list(_keys.EXT_BACKENDS), len(_keys.TABLE_KEYS), dict(_keys.EXT_NAMES))
 facts["errors"] = [
