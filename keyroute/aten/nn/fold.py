@@ -11,7 +11,7 @@ from ...tensor._tensor import Tensor
 from .. import _shape
 from .._define import meta
 from .._meta_util import check, new_meta, shape_of
-from ..linalg import exact_out_variant
+from .._variants import out_variant, same_dtype
 from ._common import _not_implemented
 
 __all__ = ["im2col_shape", "col2im_shape", "pixel_shuffle_shape", "pixel_unshuffle_shape"]
@@ -158,15 +158,17 @@ def col2im(self, output_size, kernel_size, dilation, padding, stride):
     return new_meta(shape, self._dtype)
 
 
-exact_out_variant(
+out_variant(
     "im2col.out(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride,"
     " *, Tensor(a!) out) -> Tensor(a!)",
     "im2col",
+    check=same_dtype,
 )
-exact_out_variant(
+out_variant(
     "col2im.out(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] "
     "padding, int[2] stride, *, Tensor(a!) out) -> Tensor(a!)",
     "col2im",
+    check=same_dtype,
 )
 
 
@@ -233,11 +235,13 @@ def pixel_unshuffle(self, downscale_factor):
     return new_meta(shape, self._dtype, _pixel_strides(self, shape))
 
 
-exact_out_variant(
+out_variant(
     "pixel_shuffle.out(Tensor self, int upscale_factor, *, Tensor(a!) out) -> Tensor(a!)",
     "pixel_shuffle",
+    check=same_dtype,
 )
-exact_out_variant(
+out_variant(
     "pixel_unshuffle.out(Tensor self, int downscale_factor, *, Tensor(a!) out) -> Tensor(a!)",
     "pixel_unshuffle",
+    check=same_dtype,
 )

@@ -11,7 +11,7 @@ from ...tensor._tensor import Tensor
 from ...tensor.dtype import int64
 from .._define import meta
 from .._meta_util import check, new_meta, shape_of
-from ..linalg import exact_out_variant
+from .._variants import out_variant, same_dtype
 from .upsample import out_strides
 
 __all__ = ["unpool_shape"]
@@ -90,13 +90,15 @@ def max_unpool3d(self, indices, output_size, stride, padding):
     return new_meta(unpool_shape(self, indices, output_size, 3, stride, padding), self._dtype)
 
 
-exact_out_variant(
+out_variant(
     "max_unpool2d.out(Tensor self, Tensor indices, SymInt[2] output_size, *, Tensor(a!) out) -> "
     "Tensor(a!)",
     "max_unpool2d",
+    check=same_dtype,
 )
-exact_out_variant(
+out_variant(
     "max_unpool3d.out(Tensor self, Tensor indices, SymInt[3] output_size, int[3] stride, int[3] "
     "padding, *, Tensor(a!) out) -> Tensor(a!)",
     "max_unpool3d",
+    check=same_dtype,
 )

@@ -18,7 +18,8 @@ from ...tensor._tensor import Tensor
 from .. import _shape
 from .._define import composite, meta
 from .._meta_util import check, new_meta, shape_of
-from ..linalg import exact_out_variant, op
+from .._variants import out_variant, same_dtype
+from ..linalg import op
 from ._common import _not_implemented
 
 __all__ = ["UPSAMPLE_OPS", "BACKWARD_META", "source_indices", "out_strides"]
@@ -186,7 +187,7 @@ def _define(name: str, nd: int, kind: str, align: bool) -> None:
 
     meta_fn.__name__ = name
     meta(f"{name}({base}) -> Tensor")(meta_fn)
-    exact_out_variant(f"{name}.out({base}, *, Tensor(a!) out) -> Tensor(a!)", name)
+    out_variant(f"{name}.out({base}, *, Tensor(a!) out) -> Tensor(a!)", name, check=same_dtype)
 
     bw = f"{name}_backward"
     bw_args = (
@@ -220,8 +221,11 @@ def _define(name: str, nd: int, kind: str, align: bool) -> None:
     bw_meta.__name__ = bw
     BACKWARD_META[name] = bw_meta
     meta(f"{bw}({bw_args}) -> Tensor")(bw_meta)
-    exact_out_variant(
-        f"{bw}.grad_input({bw_args}, *, Tensor(a!) grad_input) -> Tensor(a!)", bw, ("grad_input",)
+    out_variant(
+        f"{bw}.grad_input({bw_args}, *, Tensor(a!) grad_input) -> Tensor(a!)",
+        bw,
+        ("grad_input",),
+        check=same_dtype,
     )
 
     vec_ac = "bool align_corners, " if align else ""
