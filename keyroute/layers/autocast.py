@@ -138,7 +138,7 @@ def is_autocast_enabled(device_type: str | None = None) -> bool:
     """torch.is_autocast_enabled: without an argument, the CUDA state (PyTorch's default)."""
     key = _KEYS[_device_type("cuda" if device_type is None else device_type)]
     bits = key_bits(key)
-    return not _tls.s.exclude & bits
+    return not _tls.thread_state.exclude & bits
 
 
 def set_autocast_enabled(device_type: str, enabled: bool | None = None) -> None:
@@ -148,7 +148,7 @@ def set_autocast_enabled(device_type: str, enabled: bool | None = None) -> None:
     if enabled and device_type == "cpu":
         _register()
     bits = key_bits(key)
-    st = _tls.s
+    st = _tls.thread_state
     st.exclude = st.exclude & ~bits if enabled else st.exclude | bits
     st.refresh()
 
@@ -265,15 +265,15 @@ def _make_kernel(op: Any, policy: str) -> Any:
             kwargs = {k: _cached_cast(to_type, v) for k, v in kwargs.items()}
         # ExcludeDispatchKeyGuard(AutocastFunctionality), written out as the autograd layer's
         # guard is: the operator is called again from the top, below every Autocast key.
-        st = _tls.s
-        exclude, mask, im = st.exclude, st.mask, st.im
+        st = _tls.thread_state
+        exclude, mask, include_and_mask = st.exclude, st.mask, st.include_and_mask
         st.exclude = exclude | _EXCLUDE_ALL
         st.mask = new_mask = mask & _MASK_BELOW
-        st.im = (im[0], new_mask)
+        st.include_and_mask = (include_and_mask[0], new_mask)
         try:
             return op(*args, **kwargs)
         finally:
-            st.exclude, st.mask, st.im = exclude, mask, im
+            st.exclude, st.mask, st.include_and_mask = exclude, mask, include_and_mask
 
     kernel.__name__ = f"autocast_{policy}_{op._name.split('::')[-1]}"
     return kernel

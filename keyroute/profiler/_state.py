@@ -173,11 +173,11 @@ def _arg_tensors(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Iterator[Any]
 
 
 def _tensors(out: Any) -> Iterator[Any]:
-    if hasattr(out, "_ks"):
+    if hasattr(out, "_key_set"):
         yield out
     elif isinstance(out, (list, tuple)):
         for o in out:
-            if hasattr(o, "_ks"):
+            if hasattr(o, "_key_set"):
                 yield o
 
 
@@ -186,9 +186,9 @@ def _tensors(out: Any) -> Iterator[Any]:
 
 def _shape_of(v: Any) -> Any:
     shape = getattr(v, "shape", None)
-    if shape is not None and hasattr(v, "_ks"):
+    if shape is not None and hasattr(v, "_key_set"):
         return list(shape)
-    if isinstance(v, (list, tuple)) and v and all(hasattr(x, "_ks") for x in v):
+    if isinstance(v, (list, tuple)) and v and all(hasattr(x, "_key_set") for x in v):
         return [list(x.shape) for x in v]
     return []
 
