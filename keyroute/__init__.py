@@ -115,6 +115,7 @@ from ._api import foreach as _api_foreach  # noqa: E402, F401
 from ._api import random as _api_random  # noqa: E402, F401
 from ._api import closeness as _api_closeness  # noqa: E402, F401
 from ._api import mathbits as _api_mathbits  # noqa: E402, F401
+from ._api import amp as _api_amp  # noqa: E402, F401
 from ._api import linalg_ops as _api_linalg_ops, special as _api_special  # noqa: E402, F401
 from ._api import misc_ops as _api_misc_ops  # noqa: E402, F401
 from . import linalg, special  # noqa: E402
@@ -200,6 +201,7 @@ from . import onnx, jit, distributed  # noqa: E402, F401
 from . import testing, overrides  # noqa: E402, F401
 from .utils import _pytree as _utils_pytree, weak as _utils_weak  # noqa: E402, F401
 from .amp import autocast  # noqa: E402
+from .amp import GradScaler  # noqa: E402, F401
 
 # Graph capture (keyroute.fx, make_fx, functionalization) and functionalization's private API.
 from . import fx  # noqa: E402

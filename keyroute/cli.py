@@ -107,6 +107,25 @@ def _cmd_schema(args: argparse.Namespace) -> int:
     return 0
 
 
+def _embed_on_cluster(args: argparse.Namespace, sentences: list[str]) -> object:
+    """--scheduler / --workers: the batches as tasks on a dask.distributed cluster."""
+    from .dask.embed import encode, local_cluster
+    from .utils.progress import ProgressBar
+
+    n_batches = -(-len(sentences) // args.batch_size)
+    bar = ProgressBar(n_batches, "batches")
+    if args.scheduler:
+        from distributed import Client
+
+        with Client(args.scheduler, set_as_default=False) as client:
+            return encode(sentences, args.batch_size, client=client, progress=bar)
+    with local_cluster(args.workers) as client:
+        try:
+            return encode(sentences, args.batch_size, client=client, progress=bar)
+        finally:
+            client.cluster.close()
+
+
 def _cmd_embed(args: argparse.Namespace) -> int:
     import numpy as np
 
@@ -156,6 +175,12 @@ def _cmd_embed(args: argparse.Namespace) -> int:
         # FLOPs depend on shapes only: counted on the meta model, so the dispatch-key counts
         # above are those of the plain eager run, without the counter's mode on the stack.
         flops = minilm.count_flops(sentences, batch_size=args.batch_size)
+    elif args.scheduler or args.workers:
+        try:
+            emb = _embed_on_cluster(args, sentences)
+        except ImportError as e:
+            print(f"keyroute embed: {e}", file=sys.stderr)
+            return 1
     else:
         emb = minilm.encode(sentences, batch_size=args.batch_size, progress=progress)
     if len(sentences) <= args.max_show:
@@ -289,6 +314,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--output", help="save the embeddings (.npy)")
     p.add_argument("--max-show", type=int, default=16, help="print details up to this many")
     p.add_argument("--profile", metavar="TRACE", help="profile the run: table + Chrome trace")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="run the batches on this dask cluster")
+    p.add_argument("--workers", type=_positive_int, help="run them on a local dask cluster")
     p.set_defaults(func=_cmd_embed)
     p = sub.add_parser("plan", help="parameters and peak memory of a Llama-shaped model")
     p.add_argument(

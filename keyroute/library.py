@@ -28,6 +28,7 @@ __all__ = [
     "define",
     "fallthrough_kernel",
     "impl",
+    "register_autocast",
     "register_autograd",
     "register_fake",
     "register_kernel",
@@ -141,6 +142,31 @@ def register_vmap(op: Any, func: Any = None, /, *, lib: Library | None = None) -
         return fn
 
     return register(func) if func is not None else register
+
+
+def register_autocast(
+    op: Any, device_type: str, cast_inputs: Any, /, *, lib: Library | None = None
+) -> Any:
+    """Register an autocast rule: inside an autocast region of `device_type`, the operator's
+    floating inputs are cast to `cast_inputs` (keyroute/_library/autocast.py)."""
+    from ._library.autocast import register_on_op
+    from ._library.custom_ops import OPDEFS, CustomOpDef
+
+    if not isinstance(op, (str, OpOverload, CustomOpDef)):
+        raise ValueError(f"register_autocast({op}): got unexpected type for op: {type(op)}")
+    if isinstance(op, OpOverload):
+        op = op.qualified_name()
+    if isinstance(op, str) and op in OPDEFS and not OPDEFS[op]._existing:
+        op = OPDEFS[op]  # a custom_op: its own registration (first one per device wins)
+    if isinstance(op, CustomOpDef):
+        return op.register_autocast(device_type, cast_inputs)
+    target = find_op(op)
+    if target is None or target._schema is None:
+        raise ValueError(
+            f"Could not find the operator {op}. Please make sure you have already registered "
+            "the operator and (if registered from C++) loaded it via torch.ops.load_library."
+        )
+    return register_on_op(target, device_type, cast_inputs, lib)
 
 
 def __getattr__(name: str) -> Any:

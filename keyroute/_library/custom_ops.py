@@ -240,6 +240,13 @@ class CustomOpDef:
 
         return register(func) if func is not None else register
 
+    def register_autocast(self, device_type: str, cast_inputs: Any) -> Any:
+        """Cast floating inputs on `device_type` to `cast_inputs` inside autocast regions
+        (keyroute/_library/autocast.py)."""
+        from .autocast import register_on_opdef
+
+        return register_on_opdef(self, device_type, cast_inputs)
+
     def register_autograd(
         self, backward: Callable[..., Any], /, *, setup_context: Callable[..., Any] | None = None
     ) -> None:

@@ -23,6 +23,13 @@ def is_autocast_available(device_type: str) -> bool:
     return device_type in ("cpu", "cuda", "xpu", "mps", "hpu", "mtia", "maia", "xla", "ipu")
 
 
+def _cuda_available() -> bool:
+    """amp_definitely_not_available's test: a CUDA device is there (keyroute/cuda)."""
+    import keyroute  # the public face: keyroute.cuda knows whether a device is there
+
+    return bool(keyroute.cuda.is_available())
+
+
 class autocast:  # noqa: N801 - PyTorch's name
     """torch.autocast(device_type, dtype=None, enabled=True, cache_enabled=None)."""
 
@@ -49,7 +56,7 @@ class autocast:  # noqa: N801 - PyTorch's name
         )
         name = device_type.upper()
         if enabled:
-            if device_type == "cuda":
+            if device_type == "cuda" and not _cuda_available():
                 warnings.warn(
                     "CUDA is not available or torch_xla is imported. Disabling autocast.",
                     stacklevel=2,

@@ -11,9 +11,11 @@ from . import random  # noqa: F401
 from . import linalg_ops, linalg_composites, special, misc_ops  # noqa: F401
 from . import norms, foreach, rnn  # noqa: F401
 from . import backward_ops, conv_backward  # noqa: F401
+from . import nn_backward_ops  # noqa: F401
 from . import dynamic_shape  # noqa: F401
 from . import functionalization  # noqa: F401
 from . import mathbits  # noqa: F401
+from . import amp_ops  # noqa: F401
 from . import fft  # noqa: F401
 
 

@@ -22,13 +22,19 @@ import weakref
 from typing import Any
 
 from ..dispatcher.keys import DispatchKey
-from ..dispatcher.keyset import FUNCTIONALITY_MASK, key_bits
+from ..dispatcher.keyset import key_bits
 from ..dispatcher.operator import find_op
 from ..dispatcher.registration import Library
-from ..dispatcher.tls import AUTOCAST_KEYSET
 from ..dispatcher.tls import state as _tls
 from ..tensor import dtype as _dt
 from ..tensor._tensor import Tensor
+from .autocast_cuda import (
+    CUDA_FP32,
+    CUDA_FP32_APPEND_DTYPE,
+    CUDA_FP32_SET_OPT_DTYPE,
+    CUDA_LOWER_PRECISION_FP,
+    CUDA_PROMOTE,
+)
 
 __all__ = [
     "CPU_LOWER_PRECISION_FP",
@@ -145,8 +151,8 @@ def set_autocast_enabled(device_type: str, enabled: bool | None = None) -> None:
     if enabled is None:  # torch.set_autocast_enabled(bool): the CUDA state
         device_type, enabled = "cuda", bool(device_type)
     key = _KEYS[_device_type(device_type)]
-    if enabled and device_type == "cpu":
-        _register()
+    if enabled and device_type in ("cpu", "cuda"):
+        _register(device_type)
     bits = key_bits(key)
     st = _tls.thread_state
     st.exclude = st.exclude & ~bits if enabled else st.exclude | bits
@@ -187,18 +193,22 @@ def autocast_decrement_nesting() -> int:
 # -- the kernels ------------------------------------------------------------------------------
 
 
+def _eligible(t: Any, device: str) -> bool:
+    """is_autocast_eligible: a floating-point tensor on the region's device type."""
+    return isinstance(t, Tensor) and t._dtype.is_floating_point and t.device.type == device
+
+
 def _eligible_cpu(t: Any) -> bool:
-    """is_autocast_eligible for CPU: a floating-point CPU tensor."""
-    return isinstance(t, Tensor) and t._dtype.is_floating_point and t.device.type == "cpu"
+    return _eligible(t, "cpu")
 
 
-def _cached_cast(to_type: Any, arg: Any) -> Any:
+def _cached_cast(to_type: Any, arg: Any, device: str = "cpu") -> Any:
     if isinstance(arg, (list, tuple)):
-        return type(arg)(_cached_cast(to_type, a) for a in arg)
-    if not _eligible_cpu(arg) or arg._dtype is _dt.float64 or arg._dtype is to_type:
+        return type(arg)(_cached_cast(to_type, a, device) for a in arg)
+    if not _eligible(arg, device) or arg._dtype is _dt.float64 or arg._dtype is to_type:
         return arg
     if (
-        to_type is _local.dtypes["cpu"]
+        to_type is _local.dtypes[device]
         and arg._dtype is _dt.float32
         and arg.requires_grad
         and arg.is_leaf
@@ -215,13 +225,13 @@ def _cached_cast(to_type: Any, arg: Any) -> Any:
     return arg.to(to_type)
 
 
-def _promote_type(args: Any, current: Any) -> Any:
-    low = _local.dtypes["cpu"]
+def _promote_type(args: Any, current: Any, device: str = "cpu") -> Any:
+    low = _local.dtypes[device]
     for a in args:
         if isinstance(a, (list, tuple)):
-            current = _promote_type(a, current)
+            current = _promote_type(a, current, device)
             continue
-        if not _eligible_cpu(a):
+        if not _eligible(a, device):
             continue
         nxt = a._dtype
         if nxt is _dt.float64:
@@ -235,86 +245,181 @@ def _promote_type(args: Any, current: Any) -> Any:
     return current
 
 
-_EXCLUDE_ALL = AUTOCAST_KEYSET & FUNCTIONALITY_MASK
-_MASK_BELOW = ~_EXCLUDE_ALL
-
-
-def _needs_cast(a: Any, to_type: Any) -> bool:
+def _needs_cast(a: Any, to_type: Any, device: str) -> bool:
     if isinstance(a, Tensor):
-        return a._dtype is not to_type and a._dtype is not _dt.float64 and _eligible_cpu(a)
+        return a._dtype is not to_type and a._dtype is not _dt.float64 and _eligible(a, device)
     if isinstance(a, (list, tuple)):
-        return any(_needs_cast(x, to_type) for x in a)
+        return any(_needs_cast(x, to_type, device) for x in a)
     return False
 
 
-def _make_kernel(op: Any, policy: str) -> Any:
+def _first_is_eligible(args: tuple[Any, ...], kwargs: dict[str, Any], device: str) -> bool:
+    """firstarg_is_eligible: the first argument (`self`/`input`) is a floating tensor on the
+    device, not float64."""
+    first = args[0] if args else next(iter(kwargs.values()), None)
+    return _eligible(first, device) and first._dtype is not _dt.float64
+
+
+def _call_below(op: Any, device: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """ExcludeDispatchKeyGuard(the device's Autocast key), written out as the autograd layer's
+    guard is: the operator is called again from the top, below that key."""
+    bits = _DEVICE_BITS[device]
+    st = _tls.thread_state
+    exclude, mask, include_and_mask = st.exclude, st.mask, st.include_and_mask
+    st.exclude = exclude | bits
+    st.mask = new_mask = mask & ~bits
+    st.include_and_mask = (include_and_mask[0], new_mask)
+    try:
+        return op(*args, **kwargs)
+    finally:
+        st.exclude, st.mask, st.include_and_mask = exclude, mask, include_and_mask
+
+
+def _make_kernel(op: Any, policy: str, device: str = "cpu") -> Any:
+    if policy == "fp32_set_opt_dtype":
+        return _set_opt_dtype_kernel(op, device)
+    if policy == "banned":
+        return _banned_kernel(op)
+    if policy == "fp32_append_dtype":
+        return _append_dtype_kernel(op, device)
+
     def kernel(*args: Any, **kwargs: Any) -> Any:
         if policy == "lower_precision_fp":
-            to_type = _local.dtypes["cpu"]
+            to_type = _local.dtypes[device]
         elif policy == "fp32":
             to_type = _dt.float32
         else:
-            to_type = _promote_type(args, _local.dtypes["cpu"])
+            to_type = _promote_type(args, _local.dtypes[device], device)
             if kwargs:
-                to_type = _promote_type(tuple(kwargs.values()), to_type)
+                to_type = _promote_type(tuple(kwargs.values()), to_type, device)
         # Inputs already in the target dtype (the common case for a model in bf16) pass as
         # they are: the cast loop runs only when one needs it.
-        if any(_needs_cast(a, to_type) for a in args):
-            args = tuple(_cached_cast(to_type, a) for a in args)
-        if kwargs and any(_needs_cast(v, to_type) for v in kwargs.values()):
-            kwargs = {k: _cached_cast(to_type, v) for k, v in kwargs.items()}
-        # ExcludeDispatchKeyGuard(AutocastFunctionality), written out as the autograd layer's
-        # guard is: the operator is called again from the top, below every Autocast key.
-        st = _tls.thread_state
-        exclude, mask, include_and_mask = st.exclude, st.mask, st.include_and_mask
-        st.exclude = exclude | _EXCLUDE_ALL
-        st.mask = new_mask = mask & _MASK_BELOW
-        st.include_and_mask = (include_and_mask[0], new_mask)
-        try:
-            return op(*args, **kwargs)
-        finally:
-            st.exclude, st.mask, st.include_and_mask = exclude, mask, include_and_mask
+        if any(_needs_cast(a, to_type, device) for a in args):
+            args = tuple(_cached_cast(to_type, a, device) for a in args)
+        if kwargs and any(_needs_cast(v, to_type, device) for v in kwargs.values()):
+            kwargs = {k: _cached_cast(to_type, v, device) for k, v in kwargs.items()}
+        return _call_below(op, device, args, kwargs)
 
-    kernel.__name__ = f"autocast_{policy}_{op._name.split('::')[-1]}"
+    kernel.__name__ = f"autocast_{device}_{policy}_{op._name.split('::')[-1]}"
     return kernel
 
 
-_lib: list[Any] = []
-_registered: set[str] = set()
+def _set_opt_dtype_kernel(op: Any, device: str) -> Any:
+    """fp32_set_opt_dtype (sum, softmax, cumsum, norms on CUDA): no cast; when the first
+    argument is eligible and the caller gave no dtype, the call gets dtype=float32."""
+    names = [a.name for a in op._schema.arguments]
+    pos = names.index("dtype")
+
+    def kernel(*args: Any, **kwargs: Any) -> Any:
+        if _first_is_eligible(args, kwargs, device):
+            if len(args) > pos:
+                if args[pos] is None:
+                    args = (*args[:pos], _dt.float32, *args[pos + 1 :])
+            elif kwargs.get("dtype") is None:
+                kwargs = {**kwargs, "dtype": _dt.float32}
+        return _call_below(op, device, args, kwargs)
+
+    kernel.__name__ = f"autocast_{device}_fp32_set_opt_dtype_{op._name.split('::')[-1]}"
+    return kernel
 
 
-def _register() -> None:
-    """Register the AutocastCPU kernels of every listed operator keyroute defines (on first
-    enable, so operators defined after import are covered and import pays nothing)."""
+def _append_dtype_kernel(op: Any, device: str) -> Any:
+    """fp32_append_dtype (norm.Scalar, norm.ScalarOpt_dim on CUDA): call the dtype-taking
+    overload with float32 when the first argument is eligible, else with the first argument's
+    own dtype (type_from_firstarg); the registered overload's defaults are filled in, since the
+    target has none."""
+    ov = op._schema.overload_name
+    name = op._schema.name.split("::")[-1] + (f".{ov}" if ov else "")
+    target = find_op("aten::" + CUDA_FP32_APPEND_DTYPE[name])
+    names, defaults = (
+        (("p",), (2,)) if name == "norm.Scalar" else (("p", "dim", "keepdim"), (None, None, False))
+    )
+
+    def kernel(self: Any, *args: Any, **kwargs: Any) -> Any:
+        out_type = _dt.float32 if _first_is_eligible((self,), {}, device) else self._dtype
+        n = len(args)
+        full = [*args, *(kwargs.pop(k, d) for k, d in zip(names[n:], defaults[n:]))]
+        return _call_below(target, device, (self, *full), {**kwargs, "dtype": out_type})
+
+    kernel.__name__ = f"autocast_{device}_fp32_append_dtype_{name}"
+    return kernel
+
+
+def _banned_kernel(op: Any) -> Any:
+    def kernel(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError(
+            "torch.nn.functional.binary_cross_entropy and torch.nn.BCELoss are unsafe to "
+            "autocast.\nMany models use a sigmoid layer right before the binary cross entropy "
+            "layer.\nIn this case, combine the two layers using "
+            "torch.nn.functional.binary_cross_entropy_with_logits\nor torch.nn.BCEWithLogitsLoss."
+            "  binary_cross_entropy_with_logits and BCEWithLogits are\nsafe to autocast."
+        )
+
+    kernel.__name__ = "autocast_binary_cross_entropy_banned"
+    return kernel
+
+
+_DEVICE_BITS = {dev: key_bits(key) for dev, key in _KEYS.items()}
+_lib: dict[str, Any] = {}
+_registered: set[tuple[str, str]] = set()
+# Per device type, the policy lists (device -> ((policy, names), ...)): CPU's above, CUDA's in
+# layers/autocast_cuda.py; the kernels here serve them all.
+POLICIES: dict[str, tuple[tuple[str, list[str]], ...]] = {
+    "cpu": (
+        ("lower_precision_fp", CPU_LOWER_PRECISION_FP),
+        ("fp32", CPU_FP32),
+        ("promote", CPU_PROMOTE),
+    ),
+    "cuda": (
+        ("lower_precision_fp", CUDA_LOWER_PRECISION_FP),
+        ("fp32", CUDA_FP32),
+        ("fp32_set_opt_dtype", CUDA_FP32_SET_OPT_DTYPE),
+        ("promote", CUDA_PROMOTE),
+        ("banned", ["binary_cross_entropy"]),
+        ("fp32_append_dtype", list(CUDA_FP32_APPEND_DTYPE)),
+    ),
+}
+
+
+def _register(device: str = "cpu") -> None:
+    """Register the Autocast kernels of every listed operator keyroute defines for a device type
+    (on first enable, so operators defined after import are covered and import pays
+    nothing)."""
     todo = [
         (name, policy)
-        for policy, names in (
-            ("lower_precision_fp", CPU_LOWER_PRECISION_FP),
-            ("fp32", CPU_FP32),
-            ("promote", CPU_PROMOTE),
-        )
+        for policy, names in POLICIES.get(device, ())
         for name in names
-        if name not in _registered
+        if (device, name) not in _registered
     ]
     if not todo:
         return
-    if not _lib:
-        _lib.append(Library._internal("aten", "IMPL"))
+    if device not in _lib:
+        _lib[device] = Library._internal("aten", "IMPL")
+    key = _KEYS[device].name
     for name, policy in todo:
         op = find_op("aten::" + name)
         if op is None:
             continue
-        _lib[0].impl(name, _make_kernel(op, policy), "AutocastCPU")
-        _registered.add(name)
+        kernel = _make_kernel(op, policy, device)
+        _lib[device].impl(name, kernel, key)
+        _registered.add((device, name))
 
 
-def policy_of(name: str) -> str | None:
-    """The CPU policy PyTorch gives an operator ("op" or "op.overload"), or None."""
-    for policy, names in (
-        ("lower_precision_fp", CPU_LOWER_PRECISION_FP),
-        ("fp32", CPU_FP32),
-        ("promote", CPU_PROMOTE),
-    ):
+def register_policy(device: str, name: str, kernel: Any) -> None:
+    """Register one Autocast kernel for a device type outside the lists (norm's
+    fp32_append_dtype, custom ops' register_autocast), once."""
+    if (device, name) in _registered:
+        return
+    if device not in _lib:
+        _lib[device] = Library._internal("aten", "IMPL")
+    _lib[device].impl(name, kernel, _KEYS[device].name)
+    _registered.add((device, name))
+
+
+def policy_of(name: str, device: str = "cpu") -> str | None:
+    """The policy PyTorch gives an operator ("op" or "op.overload") on a device type, or
+    None."""
+    for policy, names in POLICIES.get(device, ()):
         if name in names:
             return policy
     return None

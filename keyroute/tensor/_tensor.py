@@ -364,9 +364,13 @@ class Tensor:
         """The elements as (nested lists of) Python numbers."""
         data = self._data
         if type(data) is not ndarray:
-            from ..kernels.errors import data_access_error
+            from .host import host_array
 
-            raise data_access_error(self, "tolist()")
+            data = host_array(data)  # a device's values (tensor/host.py); None on meta
+            if data is None:
+                from ..kernels.errors import data_access_error
+
+                raise data_access_error(self, "tolist()")
         if self._dtype.name == "bfloat16":
             data = data.astype(np.float32)
         if self._key_set & _ZERO_BIT:
@@ -558,12 +562,12 @@ class Tensor:
         return new
 
 
-# The slots' old names (_ks, _ag, _vc), kept for one release for code written against them:
+# The slots' old names (_key_set, _autograd_meta, _version_counter), kept for one release for code written against them:
 # the same member descriptors, so an old name reads and writes the renamed slot at the same
 # cost. keyroute itself uses only the new names (tests/architecture/test_names.py).
-Tensor._ks = Tensor.__dict__["_key_set"]
-Tensor._ag = Tensor.__dict__["_autograd_meta"]
-Tensor._vc = Tensor.__dict__["_version_counter"]
+Tensor._key_set = Tensor.__dict__["_key_set"]
+Tensor._autograd_meta = Tensor.__dict__["_autograd_meta"]
+Tensor._version_counter = Tensor.__dict__["_version_counter"]
 
 
 class _StorageRef:

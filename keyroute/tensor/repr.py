@@ -310,6 +310,11 @@ def tensor_repr(t: Any, tensor_contents: str | None = None) -> str:
     has_default_dtype = dt in (default, default_complex, int64, bool_)
     data = t._data
     shape = tuple(data.shape)
+    if data.__class__ is not MetaArray and not isinstance(data, np.ndarray):
+        from .host import host_array
+
+        data = host_array(data) if tensor_contents is None else data  # a device's values
+        data = t._data if data is None else data
     if data.__class__ is MetaArray or not isinstance(data, np.ndarray):
         suffixes.append(f"size={shape}")
         if dt is not default:

@@ -609,6 +609,8 @@ case("as_strided_scatter")(
 )
 
 # torch.linalg factorizations, special functions and assorted operators.
+# the nn backward operators (double backward: aten/nn_backward_ops.py)
+from tests.autograd import grad_cases_nn_backward as _grad_cases_nn_backward  # noqa: E402, F401
 from tests.autograd import grad_cases_ops as _grad_cases_ops  # noqa: E402, F401
 
 # torch.fft and the image operators of aten/nn/.

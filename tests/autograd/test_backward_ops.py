@@ -667,12 +667,6 @@ except FileNotFoundError:  # the recorder imports this module before the file ex
 #: - "keyroute_only": keyroute logs more calls of the operator than PyTorch;
 #: - "reordered": the same calls of the listed operators, in another order or at other places.
 KNOWN_GAPS: dict[str, tuple[str, Any, str]] = {
-    "layer_norm_backward_decomposed": (
-        "formula",
-        "aten.native_layer_norm_backward.default",
-        "NativeLayerNormBackward0 calls native_layer_norm_backward; keyroute's formula "
-        "(autograd/derivatives.py) computes it from sub/mul/sum",
-    ),
     "profiler_record_function": (
         "torch_only",
         "profiler.",
@@ -683,7 +677,6 @@ KNOWN_GAPS: dict[str, tuple[str, Any, str]] = {
 
 #: program -> phase -> the gaps that show there.
 PROGRAM_GAPS: dict[str, dict[str, list[str]]] = {
-    "layer_norm": {"backward": ["layer_norm_backward_decomposed"]},
     "mlp_adamw": {"step": ["profiler_record_function"]},
 }
 

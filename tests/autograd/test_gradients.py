@@ -65,7 +65,13 @@ SYMMETRIC_INPUT = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(set(CASES) - NOT_FLOAT64))
+# native_layer_norm_backward's mean and rstd are arguments (constants to finite differences),
+# but PyTorch's double backward differentiates them as functions of the input; with the input
+# requiring grad its gradients are compared with PyTorch's only.
+STATS_AS_FUNCTIONS = {"native_layer_norm_backward_input"}
+
+
+@pytest.mark.parametrize("name", sorted(set(CASES) - NOT_FLOAT64 - STATS_AS_FUNCTIONS))
 def test_gradcheck(name: str) -> None:
     op_name, args, kwargs = CASES[name](kr, rng_for(name))
     op = resolve(kr, op_name)

@@ -7,6 +7,7 @@ from typing import Any
 from ...tensor._tensor import Tensor
 from ...tensor.dtype import (
     dtype,
+    float16,
     float32,
     get_default_dtype,
 )
@@ -89,6 +90,9 @@ def _softmax_composite(name: str) -> None:
     inner = aten(f"_{name}")
 
     def fn(self, dim, dtype=None):
+        # SoftMax.cpp: CUDA computes half -> float in the kernel (half_to_float), no copy.
+        if dtype is float32 and self._dtype is float16 and self.device.type == "cuda":
+            return inner(self, dim, True)
         converted = self if dtype is None else _to_type(self, dtype)
         return inner(converted, dim, False)
 

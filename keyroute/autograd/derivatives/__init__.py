@@ -37,6 +37,7 @@ from . import (  # noqa: E402, F401, I001
     nn,
     norms,
     backward_ops,
+    nn_backward_ops,
     functional_variants,
     mathbits,
     fft,

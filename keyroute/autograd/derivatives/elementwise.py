@@ -8,6 +8,7 @@ from typing import Any
 
 from ..._ops import ops
 from ...tensor.dtype import bool_
+from ..grad_mode import is_grad_enabled
 from ._registry import _scale, _shape, _zeros, derivative
 
 A = ops.aten
@@ -397,7 +398,7 @@ derivative("atanh", "AtanhBackward0", save=("self",))(
     lambda g, self: (A.div.Tensor(g, A.rsub.Scalar(A.mul.Tensor(self, self), 1)),)
 )
 derivative("abs", "AbsBackward0", save=("self",))(
-    lambda g, self: (A.mul.Tensor(g, A.sign.default(self)),)
+    lambda g, self: (A.mul.Tensor(g, A.sgn.default(self)),)
 )
 derivative("frac", "FracBackward0", save=())(lambda g: (g,))
 for _n, _node in (
@@ -416,32 +417,17 @@ def _relu(grad, result):
     return (A.threshold_backward.default(grad, result, 0),)
 
 
-def _gelu_grad(x: Any, approximate: str) -> Any:
-    if approximate == "tanh":
-        k = math.sqrt(2.0 / math.pi)
-        x2 = A.mul.Tensor(x, x)
-        inner = A.mul.Scalar(A.add.Tensor(x, A.mul.Scalar(A.mul.Tensor(x2, x), 0.044715)), k)
-        t = A.tanh.default(inner)
-        dinner = A.mul.Scalar(A.add.Scalar(A.mul.Scalar(x2, 3 * 0.044715), 1), k)
-        left = A.mul.Scalar(A.add.Scalar(t, 1), 0.5)
-        right = A.mul.Tensor(
-            A.mul.Scalar(x, 0.5), A.mul.Tensor(A.rsub.Scalar(A.mul.Tensor(t, t), 1), dinner)
-        )
-        return A.add.Tensor(left, right)
-    cdf = A.mul.Scalar(A.add.Scalar(A.erf.default(A.mul.Scalar(x, 1 / math.sqrt(2.0))), 1), 0.5)
-    pdf = A.mul.Scalar(
-        A.exp.default(A.mul.Scalar(A.mul.Tensor(x, x), -0.5)), 1 / math.sqrt(2 * math.pi)
-    )
-    return A.add.Tensor(cdf, A.mul.Tensor(x, pdf))
-
-
 @derivative("gelu", "GeluBackward0", save=("self", "approximate"))
 def _gelu(grad, self, approximate):
-    return (A.mul.Tensor(grad, _gelu_grad(self, approximate)),)
+    return (A.gelu_backward.default(grad, self, approximate=approximate),)
 
 
 @derivative("silu", "SiluBackward0", save=("self",))
 def _silu(grad, self):
+    # As PyTorch's: under grad mode (create_graph) the composite formula, whose own graph
+    # gives the double backward; otherwise the one silu_backward call.
+    if not is_grad_enabled():
+        return (A.silu_backward.default(grad, self),)
     s = A.sigmoid.default(self)
     return (
         A.mul.Tensor(
@@ -452,6 +438,8 @@ def _silu(grad, self):
 
 @derivative("mish", "MishBackward0", save=("self",))
 def _mish(grad, self):
+    if not is_grad_enabled():  # as silu's
+        return (A.mish_backward.default(grad, self),)
     sp = A.softplus.default(self)
     t = A.tanh.default(sp)
     d = A.add.Tensor(
@@ -465,56 +453,43 @@ def _mish(grad, self):
 
 @derivative("softplus", "SoftplusBackward0", save=("self", "beta", "threshold"))
 def _softplus(grad, self, beta, threshold):
-    bx = A.mul.Scalar(self, beta)
-    s = A.sigmoid.default(bx)
-    return (A.where.self(A.gt.Scalar(bx, threshold), grad, A.mul.Tensor(grad, s)),)
+    return (A.softplus_backward.default(grad, self, beta, threshold),)
 
 
 @derivative("leaky_relu", "LeakyReluBackward0", save=("self", "negative_slope"))
 def _leaky_relu(grad, self, negative_slope):
-    return (A.where.self(A.gt.Scalar(self, 0), grad, A.mul.Scalar(grad, negative_slope)),)
+    return (A.leaky_relu_backward.default(grad, self, negative_slope, False),)
 
 
 @derivative("hardtanh", "HardtanhBackward0", save=("self", "min_val", "max_val"))
 def _hardtanh(grad, self, min_val, max_val):
-    inside = A.logical_and.default(A.gt.Scalar(self, min_val), A.lt.Scalar(self, max_val))
-    return (A.where.self(inside, grad, A.zeros_like.default(grad)),)
+    return (A.hardtanh_backward.default(grad, self, min_val, max_val),)
 
 
 @derivative("threshold", "ThresholdBackward0", save=("self", "threshold"))
 def _threshold(grad, self, threshold):
-    return (A.where.self(A.le.Scalar(self, threshold), A.zeros_like.default(grad), grad),)
+    return (A.threshold_backward.default(grad, self, threshold),)
 
 
 @derivative("elu", "EluBackward0", save=("self", "alpha", "scale", "input_scale"))
 def _elu(grad, self, alpha, scale, input_scale):
-    neg = A.mul.Scalar(A.exp.default(A.mul.Scalar(self, input_scale)), alpha * scale * input_scale)
-    return (
-        A.mul.Tensor(
-            grad, A.where.self(A.gt.Scalar(self, 0), A.full_like.default(self, scale), neg)
-        ),
-    )
+    return (A.elu_backward.default(grad, alpha, scale, input_scale, False, self),)
 
 
 @derivative("hardsigmoid", "HardsigmoidBackward0", save=("self",))
 def _hardsigmoid(grad, self):
-    inside = A.logical_and.default(A.gt.Scalar(self, -3), A.lt.Scalar(self, 3))
-    return (A.where.self(inside, A.div.Scalar(grad, 6), A.zeros_like.default(grad)),)
+    return (A.hardsigmoid_backward.default(grad, self),)
 
 
 @derivative("hardswish", "HardswishBackward0", save=("self",))
 def _hardswish(grad, self):
-    mid = A.mul.Tensor(grad, A.add.Scalar(A.div.Scalar(self, 3), 0.5))
-    out = A.where.self(
-        A.lt.Scalar(self, -3),
-        A.zeros_like.default(grad),
-        A.where.self(A.le.Scalar(self, 3), mid, grad),
-    )
-    return (out,)
+    return (A.hardswish_backward.default(grad, self),)
 
 
 @derivative("logit", "LogitBackward0", save=("self", "eps"))
 def _logit(grad, self, eps):
+    if not is_grad_enabled():  # as silu's
+        return (A.logit_backward.default(grad, self, eps),)
     d = A.mul.Tensor(self, A.rsub.Scalar(self, 1))
     g = A.div.Tensor(grad, d)
     if eps is not None:
@@ -593,8 +568,7 @@ def _fmin(grad, self, other):
 
 @derivative("celu", "CeluBackward0", save=("self", "alpha"))
 def _celu(grad, self, alpha):
-    neg = A.exp.default(A.div.Scalar(self, alpha))
-    return (A.mul.Tensor(grad, A.where.self(A.gt.Scalar(self, 0), A.ones_like.default(self), neg)),)
+    return (A.elu_backward.default(grad, alpha, 1, 1.0 / alpha, False, self),)
 
 
 derivative("sgn", "SgnBackward0")(lambda g: (A.zeros_like.default(g),))

@@ -6,7 +6,8 @@ import math
 from typing import Any
 
 from ..._ops import ops
-from ._registry import _shape, _zeros, derivative
+from ..grad_mode import is_grad_enabled
+from ._registry import _shape, derivative
 
 A = ops.aten
 
@@ -19,11 +20,12 @@ def _reduce_factor(reduction: int, n: int) -> float:
 
 
 @derivative("mse_loss", "MseLossBackward0", save=("self", "target", "reduction"))
-def _mse(grad, self, target, reduction):
-    n = self.numel() if reduction == 1 else 1
-    scale = 2.0 / n if n else float("nan")  # mean of nothing: the gradient is empty anyway
-    g = A.mul.Tensor(A.mul.Scalar(A.sub.Tensor(self, target), scale), grad)
-    return g, A.neg.default(g)
+def _mse(grad, self, target, reduction, needs):
+    # PyTorch's: self: mse_loss_backward(grad, self, target); target: the same with the two
+    # swapped, each only when needed.
+    g_self = A.mse_loss_backward.default(grad, self, target, reduction) if needs[0] else None
+    g_target = A.mse_loss_backward.default(grad, target, self, reduction) if needs[1] else None
+    return g_self, g_target
 
 
 @derivative(
@@ -33,6 +35,10 @@ def _mse(grad, self, target, reduction):
     no_grad=("weight",),
 )
 def _bce(grad, self, target, weight, reduction):
+    if not is_grad_enabled() and not target.requires_grad:
+        # binary_cross_entropy_backward (its double backward: the composite below)
+        return (A.binary_cross_entropy_backward.default(grad, self, target, weight, reduction),
+                None, None)  # fmt: skip
     n = self.numel() if reduction == 1 else 1
     eps = 1e-12
     denom = A.clamp_min.default(A.mul.Tensor(self, A.rsub.Scalar(self, 1)), eps)
@@ -51,23 +57,35 @@ def _bce(grad, self, target, weight, reduction):
     save=("self", "target", "weight", "pos_weight", "reduction"),
     no_grad=("weight", "pos_weight"),
 )
-def _bce_logits(grad, self, target, weight, pos_weight, reduction):
+def _bce_logits(grad, self, target, weight, pos_weight, reduction, needs):
+    # PyTorch's binary_cross_entropy_with_logits_backward (FunctionsManual): (sigmoid(x) - t)
+    # times grad, scaled in place by weight and 1/numel; the target's gradient only when needed.
     n = self.numel() if reduction == 1 else 1
-    sig = A.sigmoid.default(self)
-    if pos_weight is None:
-        g_self = A.sub.Tensor(sig, target)
-        g_target = A.neg.default(self)
-    else:
-        pt = A.mul.Tensor(pos_weight, target)
-        g_self = A.sub.Tensor(A.mul.Tensor(sig, A.add.Tensor(A.rsub.Scalar(target, 1), pt)), pt)
-        log_sig = A.log.default(sig)
-        log_1m = A.log.default(A.rsub.Scalar(sig, 1))
-        g_target = A.sub.Tensor(log_1m, A.mul.Tensor(pos_weight, log_sig))
-    if weight is not None:
-        g_self = A.mul.Tensor(g_self, weight)
-        g_target = A.mul.Tensor(g_target, weight)
-    g = A.div.Scalar(grad, n)
-    return A.mul.Tensor(g_self, g), A.mul.Tensor(g_target, g), None, None
+    g_self = g_target = None
+    if needs[0]:
+        sig = A.sigmoid.default(self)
+        if pos_weight is None:
+            g_self = A.mul.Tensor(A.sub.Tensor(sig, target), grad)
+        else:
+            pt = A.mul.Tensor(pos_weight, target)
+            g_self = A.sub.Tensor(A.mul.Tensor(sig, A.add.Tensor(A.rsub.Scalar(target, 1), pt)), pt)
+            g_self = A.mul.Tensor(g_self, grad)
+        if weight is not None:
+            g_self = A.mul.Tensor(g_self, weight)
+        if reduction == 1:
+            g_self = A.div.Scalar(g_self, n) if is_grad_enabled() else A.div_.Scalar(g_self, n)
+    if needs[1]:
+        if pos_weight is None:
+            g_target = A.neg.default(self)
+        else:
+            sig = A.sigmoid.default(self)
+            log_sig = A.log.default(sig)
+            log_1m = A.log.default(A.rsub.Scalar(sig, 1))
+            g_target = A.sub.Tensor(log_1m, A.mul.Tensor(pos_weight, log_sig))
+        if weight is not None:
+            g_target = A.mul.Tensor(g_target, weight)
+        g_target = A.mul.Tensor(g_target, A.div.Scalar(grad, n))
+    return g_self, g_target, None, None
 
 
 def _nll_backward(
@@ -142,10 +160,18 @@ def _nll2d(grads, self, target, weight, reduction, ignore_index, result1):
     n_outputs=3,
     save=("input", "normalized_shape", "weight", "bias", "result1", "result2"),
 )
-def _layer_norm(grads, input, normalized_shape, weight, bias, result1, result2):  # noqa: A002
+def _layer_norm(grads, input, normalized_shape, weight, bias, result1, result2, needs):  # noqa: A002
     grad = grads[0]
     if grad is None:
         return None, None, None
+    if not is_grad_enabled():
+        # PyTorch's formula: one native_layer_norm_backward call. Under create_graph keyroute
+        # takes the composite below (its graph is the double backward).
+        mask = [bool(needs[0]), bool(needs[1]) and weight is not None,
+                bool(needs[2]) and bias is not None]  # fmt: skip
+        return A.native_layer_norm_backward.default(
+            grad, input, normalized_shape, result1, result2, weight, bias, mask
+        )
     nd = len(normalized_shape)
     axes = list(range(input.dim() - nd, input.dim()))
     batch_axes = list(range(input.dim() - nd))
@@ -175,23 +201,10 @@ def _layer_norm(grads, input, normalized_shape, weight, bias, result1, result2):
     computed={"s": _shape("weight")},
 )
 def _embedding(grad, indices, padding_idx, scale_grad_by_freq, s):
-    num, dim = s
-    flat_idx = A.reshape.default(indices, [-1])
-    flat_grad = A.reshape.default(grad, [-1, dim])
-    if padding_idx is not None and padding_idx >= 0:
-        keep = A.unsqueeze.default(A.ne.Scalar(flat_idx, padding_idx), 1)
-        flat_grad = A.mul.Tensor(flat_grad, keep)
-    if scale_grad_by_freq:
-        counts = A.index_add.default(
-            A.zeros.default([num], dtype=grad._dtype),
-            0,
-            flat_idx,
-            A.ones_like.default(flat_idx, dtype=grad._dtype),
-        )
-        scale = A.index_select.default(counts, 0, flat_idx)
-        flat_grad = A.div.Tensor(flat_grad, A.unsqueeze.default(scale, 1))
-    out = A.zeros.default([num, dim], dtype=grad._dtype, device=grad.device)
-    return (A.index_add.default(out, 0, flat_idx, flat_grad),)
+    # PyTorch's embedding_backward (CompositeImplicitAutograd) -> embedding_dense_backward
+    return (
+        A.embedding_backward.default(grad, indices, s[0], padding_idx, scale_grad_by_freq, False),
+    )
 
 
 @derivative(
@@ -234,105 +247,43 @@ def _sdpa_flash(grads, query, key, value, dropout_p, is_causal, attn_mask, scale
     "MaxPool2DWithIndicesBackward0",
     inputs=("self",),
     n_outputs=2,
-    save=("result1",),
-    computed={"s": _shape("self")},
+    save=("self", "kernel_size", "stride", "padding", "dilation", "ceil_mode", "result1"),
 )
-def _max_pool2d(grads, result1, s):
-    grad = grads[0]
-    lead = list(s[:-2])
-    hw = s[-2] * s[-1]
-    out = A.zeros.default([*lead, hw], dtype=grad._dtype, device=grad.device)
-    g = A.reshape.default(grad, [*lead, -1])
-    idx = A.reshape.default(result1, [*lead, -1])
-    out = A.scatter_add.default(out, len(lead), idx, g)
-    return (A.reshape.default(out, list(s)),)
-
-
-def _pool_geometry(size: int, k: int, stride: int, pad: int, ceil: bool) -> int:
-    num = size + 2 * pad - k
-    out = (-(-num // stride) if ceil else num // stride) + 1
-    if ceil and (out - 1) * stride >= size + pad:
-        out -= 1
-    return out
+def _max_pool2d(grads, self, kernel_size, stride, padding, dilation, ceil_mode, result1):
+    return (
+        A.max_pool2d_with_indices_backward.default(
+            grads[0], self, kernel_size, stride, padding, dilation, ceil_mode, result1
+        ),
+    )
 
 
 @derivative(
     "avg_pool2d",
     "AvgPool2DBackward0",
-    save=("kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override"),
-    computed={"s": _shape("self")},
+    save=(
+        "self",
+        "kernel_size",
+        "stride",
+        "padding",
+        "ceil_mode",
+        "count_include_pad",
+        "divisor_override",
+    ),
 )
 def _avg_pool2d(
-    grad, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, s
+    grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override
 ):
-    kh, kw = (kernel_size, kernel_size) if isinstance(kernel_size, int) else tuple(kernel_size)
-    if not stride:
-        sh, sw = kh, kw
-    else:
-        sh, sw = (stride, stride) if isinstance(stride, int) else tuple(stride)
-    ph, pw = (padding, padding) if isinstance(padding, int) else tuple(padding)
-    h, w = s[-2], s[-1]
-    oh, ow = grad.shape[-2], grad.shape[-1]
-    import numpy as np
-
-    # Divisor per output cell (PyTorch's avg_pool2d rules), as a NumPy constant.
-    div = np.empty((oh, ow))
-    for i in range(oh):
-        hs, he = i * sh - ph, min(i * sh - ph + kh, h + ph)
-        for j in range(ow):
-            ws, we = j * sw - pw, min(j * sw - pw + kw, w + pw)
-            if divisor_override:
-                div[i, j] = divisor_override
-            elif count_include_pad:
-                div[i, j] = (he - hs) * (we - ws)
-            else:
-                div[i, j] = (min(he, h) - max(hs, 0)) * (min(we, w) - max(ws, 0))
-    from ..._api.creation import from_numpy
-
-    g = A.div.Tensor(
-        grad,
-        from_numpy(div.astype(grad._dtype.np if grad._dtype.name != "bfloat16" else np.float32)),
-    )
-    padded = A.zeros.default(
-        [*s[:-2], h + 2 * ph + kh, w + 2 * pw + kw], dtype=grad._dtype, device=grad.device
-    )
-    for a in range(kh):
-        for b in range(kw):
-            region = A.slice.Tensor(
-                A.slice.Tensor(padded, -2, a, a + sh * (oh - 1) + 1, sh),
-                -1,
-                b,
-                b + sw * (ow - 1) + 1,
-                sw,
-            )
-            A.add_.Tensor(region, g)
-    out = A.slice.Tensor(A.slice.Tensor(padded, -2, ph, ph + h, 1), -1, pw, pw + w, 1)
-    return (A.clone.default(out, memory_format=0),)
+    return (
+        A.avg_pool2d_backward.default(
+            grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
+            divisor_override,
+        ),
+    )  # fmt: skip
 
 
-@derivative("_adaptive_avg_pool2d", "AdaptiveAvgPool2DBackward0", computed={"s": _shape("self")})
-def _adaptive_avg_pool2d(grad, s):
-    for d in range(1 if grad.dim() == 4 else 0, grad.dim()):
-        if grad.shape[d] == 0:
-            raise RuntimeError(
-                f"adaptive_avg_pool2d_backward(): Expected grad_output to have non-zero size "
-                f"for non-batch dimensions, but grad_output has sizes {list(grad.shape)} with "
-                f"dimension {d} being empty"
-            )
-    h, w = s[-2], s[-1]
-    oh, ow = grad.shape[-2], grad.shape[-1]
-    out = _zeros(s, grad)
-    for i in range(oh):
-        hs, he = (i * h) // oh, -(-((i + 1) * h) // oh)
-        for j in range(ow):
-            ws, we = (j * w) // ow, -(-((j + 1) * w) // ow)
-            cell = A.div.Scalar(
-                A.slice.Tensor(A.slice.Tensor(grad, -2, i, i + 1, 1), -1, j, j + 1, 1),
-                (he - hs) * (we - ws),
-            )
-            region = A.slice.Tensor(A.slice.Tensor(out, -2, hs, he, 1), -1, ws, we, 1)
-            A.add_.Tensor(region, cell)
-    return (out,)
+@derivative("_adaptive_avg_pool2d", "AdaptiveAvgPool2DBackward0", save=("self",))
+def _adaptive_avg_pool2d(grad, self):
+    return (A._adaptive_avg_pool2d_backward.default(grad, self),)
 
 
 @derivative(

@@ -54,6 +54,7 @@ _not_implemented(
 #: NotImplemented kernel, even those whose outputs are never floating point.)
 NON_DIFFERENTIABLE = {
     "detach",
+    "_amp_foreach_non_finite_check_and_unscale",
     "_local_scalar_dense",
     "empty_like",
     "zeros_like",

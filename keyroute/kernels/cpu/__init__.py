@@ -9,8 +9,10 @@ from . import random  # noqa: F401
 from . import linalg_ops, special, misc_ops  # noqa: F401
 from . import norms  # noqa: F401
 from . import backward_ops, conv_backward  # noqa: F401
+from . import nn_backward_ops  # noqa: F401
 from . import dynamic_shape  # noqa: F401
 from . import mathbits  # noqa: F401
+from . import amp  # noqa: F401
 from . import fft  # noqa: F401
 
 # NumPy reports floating-point special cases (log(0), 0/0, overflow to inf) as RuntimeWarnings;

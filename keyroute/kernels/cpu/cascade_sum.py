@@ -1,5 +1,6 @@
 """PyTorch's CPU summation order for float32/float64 (aten/src/ATen/native/cpu/SumKernel.cpp),
-reproduced with vectorised NumPy so sums round as PyTorch's do.
+reproduced with vectorised NumPy so sums round as PyTorch's do; with numba (the `compile`
+extra) the same order runs as one compiled pass (_numba_kernels.py, same bits).
 
 PyTorch does not sum pairwise as NumPy does. A row of n contiguous elements is read as
 vectors of W lanes (W = 32 bytes / itemsize: 8 float32, 4 float64, AVX2); the vectors are
@@ -20,9 +21,12 @@ one thread.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
+
+from . import _jit
 
 __all__ = ["cascade_sum"]
 
@@ -115,6 +119,14 @@ def _outer(x: np.ndarray) -> np.ndarray:
     return out
 
 
+def _kept(shape: tuple[int, ...], dims: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(1 if i in dims else s for i, s in enumerate(shape))
+
+
+def _dropped(shape: tuple[int, ...], dims: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(s for i, s in enumerate(shape) if i not in dims)
+
+
 def cascade_sum(a: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray | None:
     """a summed over axis (None, an int or a tuple) in PyTorch's order; None where this module
     does not model PyTorch's order (the caller then sums with NumPy)."""
@@ -135,20 +147,37 @@ def cascade_sum(a: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray | None:
             flat = a.T.reshape(1, -1)
         else:
             return None
-        r = _inner(flat)[0]
-        out = np.asarray(r)
+        k = _jit.kernels(a.size)
+        if k is not None:  # one compiled pass in the same order (_numba_kernels.py)
+            out = np.empty(1, a.dtype)
+            k.cascade_rows(flat.reshape(-1), 1, flat.shape[1], 32 // a.itemsize, out)
+            return out.reshape((1,) * nd if keepdims else ())
+        else:
+            out = np.asarray(_inner(flat)[0])
     else:
         if not a.flags.c_contiguous or dims != tuple(range(dims[0], dims[-1] + 1)):
             return None
-        lead = int(np.prod(shape[: dims[0]], dtype=np.int64))
-        n = int(np.prod(shape[dims[0] : dims[-1] + 1], dtype=np.int64))
-        trail = int(np.prod(shape[dims[-1] + 1 :], dtype=np.int64))
+        lead = math.prod(shape[: dims[0]])
+        n = math.prod(shape[dims[0] : dims[-1] + 1])
+        trail = math.prod(shape[dims[-1] + 1 :])
+        k = _jit.kernels(a.size)
+        if k is not None:
+            out = np.empty(lead * trail, a.dtype)
+            if trail == 1:
+                k.cascade_rows(a.reshape(-1), lead, n, 32 // a.itemsize, out)
+            else:
+                k.cascade_outer(a.reshape(-1), lead, n, trail, 32 // a.itemsize, out)
+            # a fresh array already: no copy below
+            return out.reshape(_kept(shape, dims) if keepdims else _dropped(shape, dims))
         if trail == 1:
             out = _inner(a.reshape(lead, n))
         else:
             out = _outer(a.reshape(lead, n, trail))
-        out = out.reshape(tuple(s for i, s in enumerate(shape) if i not in dims))
+        out = out.reshape(_dropped(shape, dims))
     if keepdims:
-        out = out.reshape(tuple(1 if i in dims else s for i, s in enumerate(shape)))
-    # a fresh C-ordered array (the steps above may leave a strided view)
-    return np.array(out, order="C", copy=True)
+        out = out.reshape(_kept(shape, dims))
+    # a fresh C-ordered array (the steps above may leave a strided view); + 0.0 turns -0.0
+    # into +0.0, as PyTorch's accumulators, which start from +0.0, never give -0.0
+    out = np.array(out, order="C", copy=True)
+    np.add(out, 0.0, out=out)
+    return out

@@ -215,6 +215,11 @@ def _to_copy(
 
         if Device(device).type == "meta":
             return _clone_meta(self, memory_format, dt)
+        from ...tensor.host import COPY_FROM_CPU
+
+        to_device = COPY_FROM_CPU.get(Device(device).type)
+        if to_device is not None:  # the destination backend's copy (tensor/host.py)
+            return to_device(self, dt, Device(device))
         raise RuntimeError(f"keyroute has no backend for device '{Device(device)}' yet")
     a = self._data
     if a.dtype.kind == "c" and dt.np.kind != "c":

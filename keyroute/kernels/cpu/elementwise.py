@@ -314,7 +314,8 @@ def _copy_result(self: Tensor, result: Tensor) -> Tensor:
 def lerp__Scalar(self: Tensor, end: Tensor, weight: Any) -> Tensor:
     if weight.__class__ is float and _same_float(self, end):
         check_no_internal_overlap(self._data)
-        np.copyto(self._data, _lerp_arrays(self._data, end._data, weight, self._data.dtype))
+        a = self._data
+        _lerp_arrays(a, end._data, weight, a.dtype, out=a)
         return self
     return _copy_result(self, lerp_Scalar(self, end, weight))
 
@@ -327,11 +328,10 @@ def _addc_inplace(op: str, functional: Callable[..., Tensor]) -> None:
         ):
             check_no_internal_overlap(self._data)
             a, t1, t2 = self._data, tensor1._data, tensor2._data
-            t1 = np.multiply(t1, np.asarray(value, a.dtype)) if value != 1 else t1
             if op == "addcmul":  # fused, as PyTorch's: fma(value * t1, t2, self)
-                np.copyto(a, _fma.fma(t1, t2, a, a.dtype))
+                _fma.addcmul_(a, t1, t2, value)
             else:
-                np.add(a, np.true_divide(t1, t2), out=a)
+                _fma.addcdiv_(a, t1, t2, value)
             return self
         return _copy_result(self, functional(self, tensor1, tensor2, value=value))
 
