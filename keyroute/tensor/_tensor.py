@@ -562,12 +562,12 @@ class Tensor:
         return new
 
 
-# The slots' old names (_key_set, _autograd_meta, _version_counter), kept for one release for code written against them:
+# The slots' old names (_ks, _ag, _vc), kept for one release for code written against them:
 # the same member descriptors, so an old name reads and writes the renamed slot at the same
 # cost. keyroute itself uses only the new names (tests/architecture/test_names.py).
-Tensor._key_set = Tensor.__dict__["_key_set"]
-Tensor._autograd_meta = Tensor.__dict__["_autograd_meta"]
-Tensor._version_counter = Tensor.__dict__["_version_counter"]
+Tensor._ks = Tensor.__dict__["_key_set"]
+Tensor._ag = Tensor.__dict__["_autograd_meta"]
+Tensor._vc = Tensor.__dict__["_version_counter"]
 
 
 class _StorageRef:
