@@ -116,6 +116,7 @@ from ._api import random as _api_random  # noqa: E402, F401
 from ._api import closeness as _api_closeness  # noqa: E402, F401
 from ._api import mathbits as _api_mathbits  # noqa: E402, F401
 from ._api import amp as _api_amp  # noqa: E402, F401
+from ._api import complex_ops as _api_complex_ops  # noqa: E402, F401
 from ._api import linalg_ops as _api_linalg_ops, special as _api_special  # noqa: E402, F401
 from ._api import misc_ops as _api_misc_ops  # noqa: E402, F401
 from . import linalg, special  # noqa: E402
@@ -243,3 +244,6 @@ from .layers.autocast import (  # noqa: E402
     set_autocast_dtype,
     set_autocast_enabled,
 )
+
+# Out-of-tree backends: PyTorch's PrivateUse1 route (keyroute/utils/backend_registration.py).
+from .utils.backend_registration import register_device_module as _register_device_module  # noqa: E402

@@ -564,6 +564,7 @@ case("squeeze_")(lambda M, rng: ((t(M, rng, 2, 1, 3) * 1,), {}))
 case("squeeze_.dim")(lambda M, rng: ((t(M, rng, 2, 1, 3) * 1, 1), {}))
 case("squeeze_.dims")(lambda M, rng: ((t(M, rng, 1, 2, 1, 3) * 1, [0, 2]), {}))
 case("unsqueeze_")(lambda M, rng: ((t(M, rng, 2, 3) * 1, 1), {}))
+case("as_strided_")(lambda M, rng: ((t(M, rng, 4, 4) * 1, [2, 2], [4, 1], 1), {}))
 case("_index_put_impl_")(
     lambda M, rng: ((t(M, rng, 4, 3) * 1, [ints(M, [0, 2])], t(M, rng, 2, 3), False), {})
 )
@@ -608,8 +609,10 @@ case("as_strided_scatter")(
     lambda M, rng: ((t(M, rng, 4, 4), t(M, rng, 2, 2), [2, 2], [4, 1], 1), {})
 )
 
-# torch.linalg factorizations, special functions and assorted operators.
-# the nn backward operators (double backward: aten/nn_backward_ops.py)
+# torch.linalg factorizations, special functions and assorted operators; the nn backward
+# operators (double backward: aten/nn_backward_ops.py); angle, polar, complex and abs of
+# complex inputs.
+from tests.autograd import grad_cases_complex as _grad_cases_complex  # noqa: E402, F401
 from tests.autograd import grad_cases_nn_backward as _grad_cases_nn_backward  # noqa: E402, F401
 from tests.autograd import grad_cases_ops as _grad_cases_ops  # noqa: E402, F401
 
