@@ -221,9 +221,36 @@ def _wrap(op: Any, key: int, fn: Callable[..., Any], collapse: bool) -> Callable
         fn = _key_event(key_name(key), fn)
         if not collapse:
             return fn
+    from ._internal_calls import INTERNAL
+
+    if name in INTERNAL and not c.with_dispatch:  # (the layer view shows keyroute's own calls)
+        fn = _with_internal_calls(name, getattr(op, "_overloadname", ""), fn)
     if c.record_shapes or c.profile_memory or c.with_stack:
         return _op_event_full(op, name, fn)
     return _op_event(name, fn, c)
+
+
+def _with_internal_calls(name: str, overload: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+    """fn, then the events of the operators PyTorch's kernel would call (_internal_calls.py),
+    inside the operator's event: only profiled resolutions of the listed operators get this."""
+    from ..utils.python_dispatch import _len_torch_dispatch_stack
+    from ._internal_calls import children
+
+    def emit(log: list[Any], trees: Any) -> None:
+        for child, sub in trees:
+            log.append((child, _now(), "internal", None, None, None))
+            emit(log, sub)
+            log.append(_now())
+
+    def called(*args: Any, **kwargs: Any) -> Any:
+        out = fn(*args, **kwargs)
+        c = collector
+        # Under a Python dispatch mode PyTorch's kernel calls reach the mode, not these events.
+        if c is not None and not _len_torch_dispatch_stack():
+            emit(c.log, children(name, overload, args, kwargs))
+        return out
+
+    return called
 
 
 def _op_event(name: str, fn: Callable[..., Any], c: Collector) -> Callable[..., Any]:
