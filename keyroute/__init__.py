@@ -116,6 +116,7 @@ from ._api import random as _api_random  # noqa: E402, F401
 from ._api import closeness as _api_closeness  # noqa: E402, F401
 from ._api import mathbits as _api_mathbits  # noqa: E402, F401
 from ._api import amp as _api_amp  # noqa: E402, F401
+from ._api import complex_ops as _api_complex_ops  # noqa: E402, F401
 from ._api import linalg_ops as _api_linalg_ops, special as _api_special  # noqa: E402, F401
 from ._api import misc_ops as _api_misc_ops  # noqa: E402, F401
 from . import linalg, special  # noqa: E402

@@ -299,6 +299,11 @@ def from_dlpack(ext_tensor: Any) -> Tensor:
     if isinstance(ext_tensor, Tensor):
         arr = _np_from_dlpack(ext_tensor)
         return _below(lambda: aten.lift_fresh.default(wrap_cpu(arr, ext_tensor._dtype)))
+    device_of = getattr(ext_tensor, "__dlpack_device__", None)
+    if device_of is not None and int(device_of()[0]) == 2:  # kDLCUDA: onto the CUDA device
+        from ..cuda.interop import from_cuda_dlpack
+
+        return from_cuda_dlpack(ext_tensor)
     if not hasattr(ext_tensor, "__dlpack__"):
         raise RuntimeError(
             "from_dlpack received an invalid capsule. Note that DLTensor capsules can be "

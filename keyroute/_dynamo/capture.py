@@ -44,7 +44,21 @@ class Captured:
         return tree_unflatten(leaves, self.out_spec)
 
 
+def _captures_item(make: Any, t: Any) -> bool:
+    """`.item()` of a floating tensor under capture_scalar_outputs (unbacked.py)."""
+    from . import config
+
+    return (
+        make is breaks.item_break
+        and config.capture_scalar_outputs
+        and isinstance(t, Tensor)
+        and t.dtype.is_floating_point
+    )
+
+
 def _raise_handler(make: Callable[[], GraphBreak], run: Any, t: Any) -> Any:
+    if _captures_item(make, t):
+        return run()  # the proxy mode records it (unbacked.local_scalar_node)
     b = make()
     b.user_stack = breaks.user_stack(3)
     raise b
@@ -67,7 +81,9 @@ def trace(
         DynamicOutputShapeException,
         FakeTensorMode,
     )
+    from .unbacked import _COUNT
 
+    _COUNT[0] = 0  # unbacked symbols are numbered per capture (zuf0, ...), as PyTorch's
     mode = FakeTensorMode(allow_non_fake_inputs=True)
     fakes = [_fake_of(mode, t) for t in tensors]
     holder: dict[str, Any] = {}
@@ -221,6 +237,10 @@ class SegmentRecorder(TorchDispatchMode):
     def handler(self, make: Callable[[], GraphBreak], run: Any, t: Any) -> Any:
         if self.paused:
             return run()
+        if _captures_item(make, t):
+            from .unbacked import EagerScalar
+
+            return EagerScalar(run())
         b = make()
         b.user_stack = breaks.user_stack(3)
         self.breaks.append(b)

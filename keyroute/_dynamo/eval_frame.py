@@ -301,6 +301,10 @@ class CompiledFunction:
             captured = trace(call, tensors, self._names(leaves))
         except GraphBreak as b:
             _compiling[0] -= 1
+            if self.fullgraph and getattr(b, "user_error", None):
+                from .exc import UserError
+
+                raise UserError("CONSTRAINT_VIOLATION", _caused_by(b)) from None
             if self.fullgraph and not b.soft_in_fullgraph:
                 raise Unsupported(b.message(), gb_type=b.gb_type) from None
             counters["graph_break"][b.gb_type] += 1
@@ -373,6 +377,15 @@ def _replay_call(self: CompiledFunction, r: Any, args: tuple[Any, ...]) -> Any:
             return _MISS
         tensors = self._mod_tensors + tensors
     return v.captured.rebuild(v.run(*tensors))
+
+
+def _caused_by(b: Any) -> str:
+    """PyTorch's UserError text for a data-dependent guard: the reason, then the user line."""
+    msg = b.user_error
+    if b.user_stack:
+        fr = b.user_stack[-1]
+        msg += f"\nCaused by: {fr.line}  # {fr.filename}:{fr.lineno} in {fr.name}"
+    return msg
 
 
 def _where(fn: Any, code: Any) -> str:

@@ -11,6 +11,7 @@ __all__ = [
     "RecompileError",
     "TorchRuntimeError",
     "InternalTorchDynamoError",
+    "UserError",
 ]
 
 
@@ -33,6 +34,16 @@ class Unsupported(TorchDynamoException):
 
 class TorchRuntimeError(TorchDynamoException):
     pass
+
+
+class UserError(TorchDynamoException):
+    """An error in the user's program that compile cannot trace past (PyTorch raises it for a
+    branch on a data-dependent value under fullgraph=True)."""
+
+    def __init__(self, error_type: Any, msg: str, case_name: str | None = None) -> None:
+        super().__init__(msg)
+        self.error_type = error_type
+        self.case_name = case_name
 
 
 class BackendCompilerFailed(TorchDynamoException):

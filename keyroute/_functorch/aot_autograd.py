@@ -32,8 +32,7 @@ def make_joint_graph(f: Callable[..., Any], args: tuple[Tensor, ...]) -> tuple[G
 
     mode = FakeTensorMode()
     fake_primals = [mode.from_tensor(a.detach()).requires_grad_(a.requires_grad) for a in args]
-    with mode:
-        probe = f(*[p.detach() for p in fake_primals])
+    probe = _probe_outputs(f, [p.detach() for p in fake_primals], mode)
     outs = probe if isinstance(probe, (tuple, list)) else (probe,)
     n_out = len(outs)
     fake_tangents = [mode.from_tensor(_zeros_like(o)) for o in outs]
@@ -60,6 +59,26 @@ def make_joint_graph(f: Callable[..., Any], args: tuple[Tensor, ...]) -> tuple[G
     with enable_python_dispatcher():  # AOT tracing runs the Python kernels, as PyTorch's
         gm = _trace_joint(joint, fake_primals, fake_tangents, mode, names)
     return gm, n_out
+
+
+def _probe_outputs(f: Callable[..., Any], fakes: list[Tensor], mode: Any) -> Any:
+    """f's outputs on fake inputs (their number and metadata). A data-dependent scalar
+    (`.item()` under capture_scalar_outputs) needs a trace to stand for it: then f is traced
+    into a scratch graph and its outputs are read from there."""
+    from ..subclasses.fake_tensor import DataDependentOutputException
+
+    try:
+        with mode:
+            return f(*fakes)
+    except DataDependentOutputException:
+        held: list[Any] = []
+
+        def keep(*a: Any) -> Any:
+            held.append(f(*a))
+            return held[-1]
+
+        dispatch_trace(keep, tuple(fakes), tracing_mode="fake", fake_mode=mode)
+        return held[-1]
 
 
 def _trace_joint(
@@ -162,6 +181,7 @@ def make_inference_graph(
     from ..utils._pytree import tree_flatten
 
     mutated: list[int] = []
+    holder: list[Any] = []  # the output's structure, read while tracing
 
     def flat_fn(*flat: Any) -> Any:
         wrapped = [FL.to_functional(a) if isinstance(a, Tensor) else a for a in flat]
@@ -177,7 +197,8 @@ def make_inference_graph(
                     if FL.from_functional(w) is not a:
                         mutated.append(i)
                         outs.append(FL.from_functional(w))
-            leaves, _spec = tree_flatten(out)
+            leaves, spec = tree_flatten(out)
+            holder.append(spec)
             for leaf in leaves:
                 if isinstance(leaf, FL.FunctionalTensorWrapper):
                     FL.sync(leaf)
@@ -193,6 +214,7 @@ def make_inference_graph(
         gm = _trace_inference(flat_fn, args, decomposition_table, names)
     gm.graph.eliminate_dead_code()
     gm.recompile()
+    gm._out_spec = holder[-1] if holder else None
     return gm, mutated
 
 
@@ -262,7 +284,8 @@ def aot_function(
         entry = cache.get(key)
         if entry is None:
             gm, mutated = make_inference_graph(fn, args)
-            entry = cache[key] = (fw_compiler(gm, list(args)), mutated, _out_spec(fn, args))
+            spec = gm._out_spec if gm._out_spec is not None else _out_spec(fn, args)
+            entry = cache[key] = (fw_compiler(gm, list(args)), mutated, spec)
         run, mutated, spec = entry
         res = run(*args)
         for i, idx in enumerate(mutated):
@@ -292,13 +315,23 @@ def _function_class(
                 inputs[idx].copy_(res[i])  # the epilogue (functionalized input mutations)
             if n_mut:
                 res = res[n_mut:]
-            ctx.save_for_backward(*res[n_out:])
+            saved = res[n_out:]
+            if all(isinstance(v, Tensor) for v in saved):
+                ctx.save_for_backward(*saved)
+                ctx.scalars = None
+            else:  # saved scalars (an unbacked item() the backward reads) stay on ctx
+                ctx.save_for_backward(*(v for v in saved if isinstance(v, Tensor)))
+                ctx.scalars = [None if isinstance(v, Tensor) else v for v in saved]
             outs = tuple(res[:n_out])
             return outs[0] if n_out == 1 else outs
 
         @staticmethod
         def backward(ctx: Any, *grads: Any) -> Any:
-            return tuple(bw(*ctx.saved_tensors, *grads))
+            saved = ctx.saved_tensors
+            if ctx.scalars is not None:
+                it = iter(saved)
+                saved = [next(it) if v is None else v for v in ctx.scalars]
+            return tuple(bw(*saved, *grads))
 
     return CompiledFunction
 

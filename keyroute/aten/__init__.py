@@ -15,6 +15,7 @@ from . import dynamic_shape  # noqa: F401
 from . import functionalization  # noqa: F401
 from . import mathbits  # noqa: F401
 from . import amp_ops  # noqa: F401
+from . import complex_ops  # noqa: F401
 from . import fft  # noqa: F401
 
 

@@ -392,6 +392,8 @@ class Tensor:
             raise TypeError("stream must be ``int`` or ``none``")
         data = self._data
         if type(data) is not ndarray:
+            if type(data).__module__.startswith("cupy"):  # a CUDA tensor: CuPy's exporter
+                return data.__dlpack__(stream=stream)
             from ..kernels.errors import data_access_error
 
             raise data_access_error(self, "__dlpack__")
@@ -411,6 +413,8 @@ class Tensor:
         return data.__dlpack__(**kwargs)
 
     def __dlpack_device__(self) -> tuple[DLDeviceType, int]:
+        if type(self._data).__module__.startswith("cupy"):
+            return (DLDeviceType.kDLCUDA, int(self._data.device.id))
         return (DLDeviceType.kDLCPU, 0)
 
     # -- python protocol ------------------------------------------------------------------

@@ -608,8 +608,10 @@ case("as_strided_scatter")(
     lambda M, rng: ((t(M, rng, 4, 4), t(M, rng, 2, 2), [2, 2], [4, 1], 1), {})
 )
 
-# torch.linalg factorizations, special functions and assorted operators.
-# the nn backward operators (double backward: aten/nn_backward_ops.py)
+# torch.linalg factorizations, special functions and assorted operators; the nn backward
+# operators (double backward: aten/nn_backward_ops.py); angle, polar, complex and abs of
+# complex inputs.
+from tests.autograd import grad_cases_complex as _grad_cases_complex  # noqa: E402, F401
 from tests.autograd import grad_cases_nn_backward as _grad_cases_nn_backward  # noqa: E402, F401
 from tests.autograd import grad_cases_ops as _grad_cases_ops  # noqa: E402, F401
 

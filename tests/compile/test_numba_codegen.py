@@ -23,7 +23,7 @@ import pytest
 import keyroute as torch
 from keyroute._inductor import config
 
-pytestmark = pytest.mark.skipif(
+needs_numba = pytest.mark.skipif(
     importlib.util.find_spec("numba") is None, reason="numba (the compile extra) not installed"
 )
 
@@ -47,6 +47,7 @@ def _rms(x, w):
     return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * w
 
 
+@needs_numba
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
 def test_rmsnorm_is_one_kernel_with_two_passes(dtype) -> None:
     c = torch.compile(_rms, backend="inductor")
@@ -118,6 +119,7 @@ CASES = {
 }
 
 
+@needs_numba
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_fused_groups_agree_with_eager(name) -> None:
     fn, shapes = CASES[name]
@@ -132,6 +134,7 @@ def test_fused_groups_agree_with_eager(name) -> None:
         assert _kernel(c).groups, _kernel(c).src
 
 
+@needs_numba
 def test_nan_and_inf_propagate_as_in_eager() -> None:
     def f(x, y):
         return torch.maximum(x.relu(), y) / (y - y) + torch.clamp(x, 0.0, 1.0)
@@ -145,6 +148,7 @@ def test_nan_and_inf_propagate_as_in_eager() -> None:
     np.testing.assert_array_equal(got[~np.isnan(got)], want[~np.isnan(want)])
 
 
+@needs_numba
 def test_exp_heavy_and_half_precision_stay_on_numpy() -> None:
     c = torch.compile(lambda x: torch.nn.functional.silu(x) * x.exp(), backend="inductor")
     c(torch.randn(4, 32))
@@ -156,6 +160,7 @@ def test_exp_heavy_and_half_precision_stay_on_numpy() -> None:
     assert not _kernel(c).groups
 
 
+@needs_numba
 def test_a_group_never_depends_on_itself_through_an_outside_node() -> None:
     # mean -> exp (not fusible) -> back into the pointwise chain: the group must not swallow
     # both sides of the exp.
@@ -168,6 +173,7 @@ def test_a_group_never_depends_on_itself_through_an_outside_node() -> None:
     _close(c(x), f(x))
 
 
+@needs_numba
 def test_training_through_fused_forward_and_backward_gives_eager_grads() -> None:
     torch.manual_seed(0)
     x = torch.randn(8, 64, requires_grad=True)
@@ -181,6 +187,7 @@ def test_training_through_fused_forward_and_backward_gives_eager_grads() -> None
     _close(gw, w.grad)
 
 
+@needs_numba
 def test_kernels_are_cached_on_disk_and_loaded_by_a_new_process(tmp_path) -> None:
     code = textwrap.dedent(
         """
@@ -207,6 +214,7 @@ def test_kernels_are_cached_on_disk_and_loaded_by_a_new_process(tmp_path) -> Non
     assert len(files) == 1 and files[0].startswith("k_")
 
 
+@needs_numba
 def test_mean_divides_by_the_reduced_size() -> None:
     c = torch.compile(lambda x: x.mean(-1, keepdim=True) * 1.0 + 0.0, backend="inductor")
     x = torch.full((2, 3), 1.0 / 3.0)

@@ -183,6 +183,22 @@ def test_addcmul_inplace_paths_agree(both: Any, value: float, dt: str) -> None:
     _same(*both(squared))
 
 
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("value", [1, -0.001, 2.5])
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+def test_addcdiv_inplace_paths_agree(both: Any, value: float, dt: str) -> None:
+    t1, t2, a0 = (_data((300,), dt) for _ in range(3))
+    t2[:3] = [0.0, -0.0, np.inf]
+    t1[1] = 0.0
+
+    def run() -> np.ndarray:
+        a = a0.copy()
+        fma.addcdiv_(a, t1, t2, value)
+        return a
+
+    _same(*both(run))
+
+
 def test_disabled_by_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_jit, "_loaded", _jit._UNSET)
     monkeypatch.setenv("KEYROUTE_NUMBA", "0")

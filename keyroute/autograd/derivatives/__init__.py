@@ -39,6 +39,7 @@ from . import (  # noqa: E402, F401, I001
     nn_backward_ops,
     functional_variants,
     mathbits,
+    complex_ops,
     fft,
     inplace,
     no_formula,

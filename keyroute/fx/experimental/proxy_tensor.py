@@ -76,6 +76,8 @@ class _Tracking:
             return t(self.arg(x) for x in a)
         if t is dict:
             return {k: self.arg(v) for k, v in a.items()}
+        if t is not float and isinstance(a, float) and hasattr(a, "sym"):
+            return a.node  # an unbacked SymFloat (capture_scalar_outputs): its node
         return a
 
 
@@ -99,6 +101,15 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
                 if r is not NotImplemented:
                     return r
         tr = self.tracking
+        if func._name == _DATA_DEPENDENT and not tr.real:
+            from ..._dynamo import config as dynamo_config
+
+            if dynamo_config.capture_scalar_outputs:
+                from ..._dynamo.unbacked import local_scalar_node
+
+                v = local_scalar_node(tr, func, args)
+                if v is not None:
+                    return v
         if func._name == _DATA_DEPENDENT and tr.real:
             raise RuntimeError(
                 f"It appears that you're trying to get value out of a tracing tensor with {func} - erroring out! "  # noqa: E501

@@ -13,6 +13,7 @@ from . import nn_backward_ops  # noqa: F401
 from . import dynamic_shape  # noqa: F401
 from . import mathbits  # noqa: F401
 from . import amp  # noqa: F401
+from . import complex_ops  # noqa: F401
 from . import fft  # noqa: F401
 
 # NumPy reports floating-point special cases (log(0), 0/0, overflow to inf) as RuntimeWarnings;

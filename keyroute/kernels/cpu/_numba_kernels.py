@@ -141,6 +141,14 @@ def addcmul32_(a, t1, t2, v):  # noqa: ANN001, ANN201
         a[i] = _fma32_one(v * t1[i], t2[i], a[i])  # v * t1 the float32 product, as NumPy's
 
 
+@numba.njit(error_model="numpy", **_JIT)  # x / 0 is inf or nan, as NumPy's, not an error
+def addcdiv_(a, t1, t2, v):  # noqa: ANN001, ANN201
+    """a = a + (v * t1) / t2 in a's dtype (v of it too): PyTorch's addcdiv_, in place, the
+    same three roundings as the NumPy path's passes."""
+    for i in range(a.shape[0]):
+        a[i] = a[i] + (v * t1[i]) / t2[i]
+
+
 # ----------------------------------------------------------------------------- cascade sum
 # The functions below mirror cascade_sum.py's (_cascade, _row_sum, _inner, _outer) on a flat
 # buffer with explicit element strides. Every running sum starts from +0.0, as PyTorch's

@@ -359,8 +359,7 @@ def _addc_inplace(op: str, functional: Callable[..., Tensor]) -> None:
             if op == "addcmul":  # fused, as PyTorch's: fma(value * t1, t2, self)
                 _fma.addcmul_(a, t1, t2, value)
             else:
-                t1 = np.multiply(t1, np.asarray(value, a.dtype)) if value != 1 else t1
-                np.add(a, np.true_divide(t1, t2), out=a)
+                _fma.addcdiv_(a, t1, t2, value)
             return self
         return _copy_result(self, functional(self, tensor1, tensor2, value=value))
 

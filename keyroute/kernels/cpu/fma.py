@@ -24,7 +24,7 @@ import numpy as np
 
 from . import _jit
 
-__all__ = ["fma", "lerp", "addcmul_"]
+__all__ = ["fma", "lerp", "addcmul_", "addcdiv_"]
 
 _F32 = np.dtype(np.float32)
 _F64 = np.dtype(np.float64)
@@ -175,3 +175,18 @@ def addcmul_(a: np.ndarray, t1: np.ndarray, t2: np.ndarray, value: float | int) 
     if value != 1:
         t1 = np.multiply(t1, np.asarray(value, a.dtype))
     fma(t1, t2, a, a.dtype, out=a)
+
+
+def addcdiv_(a: np.ndarray, t1: np.ndarray, t2: np.ndarray, value: float | int) -> None:
+    """a += value * t1 / t2 in place as PyTorch's addcdiv_ (no fma: a + (value * t1) / t2,
+    each step rounded); kept next to addcmul_ as the optimizers' other fused update."""
+    if a.dtype == _F32 or a.dtype == _F64:
+        k = _jit.kernels(a.size)
+        if k is not None:
+            f = _flat((t1, t2, a), a.dtype, a)
+            if f is not None and f[0].size == f[1].size == f[-1].size:
+                k.addcdiv_(f[2], f[0], f[1], a.dtype.type(value))
+                return
+    if value != 1:
+        t1 = np.multiply(t1, np.asarray(value, a.dtype))
+    np.add(a, np.true_divide(t1, t2), out=a)
