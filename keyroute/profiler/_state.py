@@ -223,7 +223,9 @@ def _wrap(op: Any, key: int, fn: Callable[..., Any], collapse: bool) -> Callable
             return fn
     from ._internal_calls import INTERNAL
 
-    if name in INTERNAL and not c.with_dispatch:  # (the layer view shows keyroute's own calls)
+    # (not in the layer view, which shows keyroute's own calls; nor when the call enters a
+    # Python dispatch mode: PyTorch's kernel calls then reach the mode, not these events)
+    if name in INTERNAL and not c.with_dispatch:
         fn = _with_internal_calls(name, getattr(op, "_overloadname", ""), fn)
     if c.record_shapes or c.profile_memory or c.with_stack:
         return _op_event_full(op, name, fn)
@@ -233,7 +235,7 @@ def _wrap(op: Any, key: int, fn: Callable[..., Any], collapse: bool) -> Callable
 def _with_internal_calls(name: str, overload: str, fn: Callable[..., Any]) -> Callable[..., Any]:
     """fn, then the events of the operators PyTorch's kernel would call (_internal_calls.py),
     inside the operator's event: only profiled resolutions of the listed operators get this."""
-    from ..utils.python_dispatch import _len_torch_dispatch_stack
+    from ..dispatcher.tls import state as tls
     from ._internal_calls import children
 
     def emit(log: list[Any], trees: Any) -> None:
@@ -245,8 +247,7 @@ def _with_internal_calls(name: str, overload: str, fn: Callable[..., Any]) -> Ca
     def called(*args: Any, **kwargs: Any) -> Any:
         out = fn(*args, **kwargs)
         c = collector
-        # Under a Python dispatch mode PyTorch's kernel calls reach the mode, not these events.
-        if c is not None and not _len_torch_dispatch_stack():
+        if c is not None and not tls.s.modes:
             emit(c.log, children(name, overload, args, kwargs))
         return out
 
