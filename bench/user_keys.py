@@ -47,12 +47,13 @@ def worker(n_keys: int) -> dict[str, float]:
     if tree:  # the checkout to measure comes first (_common put this one's root on the path)
         sys.path.insert(0, tree)
     import keyroute
-    from keyroute.dispatcher import register_backend, register_key
     from keyroute.dispatcher.keys import DispatchKey
     from keyroute.dispatcher.tls import IncludeDispatchKeyGuard
     from keyroute.library import Library, fallthrough_kernel
 
     keys = []
+    if n_keys:  # (a baseline tree may predate run-time keys)
+        from keyroute.dispatcher import register_backend, register_key
     for i in range(n_keys):
         lo, hi = NEIGHBOURS[i % len(NEIGHBOURS)]
         keys.append(register_key(f"BenchKey{i}", above=lo, below=hi, per_backend=i == 0))
