@@ -247,7 +247,7 @@ def _with_internal_calls(name: str, overload: str, fn: Callable[..., Any]) -> Ca
     def called(*args: Any, **kwargs: Any) -> Any:
         out = fn(*args, **kwargs)
         c = collector
-        if c is not None and not tls.s.modes:
+        if c is not None and not tls.thread_state.modes:
             emit(c.log, children(name, overload, args, kwargs))
         return out
 
