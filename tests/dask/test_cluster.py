@@ -32,7 +32,7 @@ def _x() -> object:
     import dask.array as da
 
     rng = da.random.default_rng(1234)
-    return rng.random((N, K), chunks=(2000, K), dtype=np.float32) - np.float32(0.5)
+    return rng.random((N, K), chunks=(1000, K), dtype=np.float32) - np.float32(0.5)
 
 
 def test_matmul_silu_sum_larger_than_a_worker_memory():
