@@ -1,28 +1,32 @@
-"""A new backend in one file: "privateuseone", NumPy-backed, with a CPU fallback.
+"""A new backend in one file: "toy", NumPy-backed, five kernels and the CPU fallback.
 
-A backend is a set of kernels on its dispatch key. This one registers a handful of its own on
-PrivateUse1 (allocation, add, mul) and a boxed fallback for everything else that moves the
-arguments to CPU, runs the operator there and moves the results back (PyTorch's cpu_fallback
-pattern), so the whole operator set, autograd included, runs on the new device from day one.
-Replace fallback operators with real kernels one at a time.
+`register_backend("toy")` gives the backend its own component beyond PyTorch's PrivateUse1-3:
+device strings "toy" / "toy:0", the runtime keys Toy / AutogradToy / AutocastToy, factories with
+`device="toy"` and `.to("toy")`. The backend writes kernels only (meta functions, autograd and
+the composite operators are shared): here allocation, copy and add/mul of its own, and
+`cpu_fallback` for everything else, which copies the arguments to CPU, runs the CPU kernel and
+copies the results back (PyTorch's at::native::cpu_fallback), so the whole operator set,
+autograd included, runs on the new device from day one. Replace fallback operators with real
+kernels one at a time. docs/new-backend.md walks through it.
 
     python examples/new_backend.py
 """
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
 
 import keyroute as torch
-from keyroute.library import Library
-from keyroute.tensor._tensor import CPU_KEYS, Tensor, make_tensor
+from keyroute.dispatcher import register_backend
+from keyroute.library import Library, cpu_fallback
+from keyroute.tensor._tensor import Tensor, make_tensor
 from keyroute.tensor.subclass import keys_for_device
 
-DEVICE = torch.device("privateuseone")
-KEYS = keys_for_device(DEVICE)  # PrivateUse1, AutogradPrivateUse1, ADInplaceOrView
-lib = Library("aten", "IMPL")
+TOY = register_backend("toy")  # keys Toy, AutogradToy, AutocastToy; device type "toy"
+KEYS = keys_for_device(torch.device("toy"))  # the key set of a toy tensor
 kernels_run: list[str] = []
 
 
@@ -39,62 +43,50 @@ def empty(size: Any, dtype: Any = None, layout: Any = None, device: Any = None, 
     return on_device(np.empty(tuple(size), dtype=dtype.np), dtype)
 
 
-def add(a: Tensor, b: Tensor, *, alpha: Any = 1) -> Tensor:
+def empty_strided(size: Any, stride: Any, dtype: Any = None, **_: Any) -> Tensor:
+    return empty(size, dtype)
+
+
+def copy_(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
+    # Both directions: cpu -> toy (.to("toy")) and toy -> cpu (.to("cpu"), the fallback).
+    kernels_run.append("copy_")
+    np.copyto(self._data, np.asarray(src._data), casting="unsafe")
+    return self
+
+
+def add(a: Tensor, b: Any, *, alpha: Any = 1) -> Tensor:
     kernels_run.append("add")
-    return on_device(np.add(a._data, b._data * alpha), torch.promote_types(a.dtype, b.dtype))
+    other = b._data if isinstance(b, Tensor) else b
+    return on_device(np.add(a._data, other * alpha), torch.promote_types(a.dtype, b.dtype))
 
 
-def mul(a: Tensor, b: Tensor) -> Tensor:
+def mul(a: Tensor, b: Any) -> Tensor:
     kernels_run.append("mul")
-    return on_device(np.multiply(a._data, b._data), torch.promote_types(a.dtype, b.dtype))
+    other = b._data if isinstance(b, Tensor) else b
+    return on_device(np.multiply(a._data, other), torch.promote_types(a.dtype, b.dtype))
 
 
-lib.impl("empty.memory_format", empty, "PrivateUse1")
-lib.impl("add.Tensor", add, "PrivateUse1")
-lib.impl("mul.Tensor", mul, "PrivateUse1")
+lib = Library("aten", "IMPL")
+lib.impl("empty.memory_format", empty, TOY.key.name)
+lib.impl("empty_strided", empty_strided, TOY.key.name)
+lib.impl("copy_", copy_, TOY.key.name)
+lib.impl("add.Tensor", add, TOY.key.name)
+lib.impl("mul.Tensor", mul, TOY.key.name)
 
-
-# -- everything else: through CPU ------------------------------------------------------------
-
-
-def _to_cpu(v: Any) -> Any:
-    if isinstance(v, Tensor) and v.device == DEVICE:
-        return make_tensor(v._data, v._dtype, CPU_KEYS)  # the same memory, seen as CPU
-    if isinstance(v, (list, tuple)):
-        return type(v)(_to_cpu(x) for x in v)
-    if isinstance(v, torch.device) and v == DEVICE:
-        return torch.device("cpu")
-    return v
-
-
-def _back(v: Any, inputs: dict[int, Tensor]) -> Any:
-    if isinstance(v, Tensor):
-        # An in-place op returns its argument: hand back the caller's tensor, not a new one.
-        same = inputs.get(id(v._data))
-        return same if same is not None else on_device(v._data, v._dtype)
-    if isinstance(v, (list, tuple)):
-        return type(v)(_back(x, inputs) for x in v)
-    return v
-
-
-def cpu_fallback(op: Any, *args: Any, **kwargs: Any) -> Any:
-    inputs = {id(a._data): a for a in args if isinstance(a, Tensor) and a.device == DEVICE}
-    out = op(*_to_cpu(args), **{k: _to_cpu(v) for k, v in kwargs.items()})
-    return _back(out, inputs)
-
-
-# Keep the library: a dropped Library is collected and its registrations go with it (PyTorch's
-# rule too).
+# -- everything else: through CPU (keep the library: a dropped Library takes its registrations
+# with it, PyTorch's rule too) -----------------------------------------------------------------
 fallback_lib = Library("_", "IMPL")
-fallback_lib.fallback(cpu_fallback, "PrivateUse1")
+fallback_lib.fallback(cpu_fallback, TOY.key.name)
 
 
 if __name__ == "__main__":
-    x = torch.ones(2, 3, device=DEVICE, requires_grad=True)
+    warnings.simplefilter("ignore")  # the fallback warns once per operator it runs on CPU
+    x = torch.ones(2, 3, device="toy", requires_grad=True)
     y = (x + x) * x
     loss = y.sum()
     loss.backward()
     print("device:", y.device, "| loss:", loss.item())
     print("grad:", x.grad.tolist(), x.grad.device)
     print("matmul through the fallback:", (x @ x.t()).tolist())
+    print("round trip:", torch.arange(3.0).to("toy").to("cpu").tolist())
     print("own kernels run:", sorted(set(kernels_run)))

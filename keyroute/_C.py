@@ -277,10 +277,11 @@ def _dispatch_print_registrations_for_dispatch_key(key: Any = "") -> None:
 
 
 def _dispatch_key_for_device(device_type: str) -> str:
+    from .dispatcher.keys import to_runtime_key
     from .tensor.device import DEVICE_TYPES
 
     index = DEVICE_TYPES[device_type]
-    return key_name(int(DispatchKey.StartOfDenseBackends) + index)
+    return key_name(to_runtime_key(int(DispatchKey.Dense), index))
 
 
 _AutoDispatchBelowAutograd = _tls.AutoDispatchBelowAutograd
@@ -297,3 +298,15 @@ def _disabled_torch_function_impl(func: Any, types: Any, args: Any = (), kwargs:
     """What subclasses set as `__torch_function__` to opt out of it (keyroute has no
     __torch_function__ layer, so this just calls the function)."""
     return func(*args, **(kwargs or {}))
+
+
+def _get_privateuse1_backend_name() -> str:
+    from .utils.backend_registration import _get_privateuse1_backend_name as name
+
+    return name()
+
+
+def _rename_privateuse1_backend(backend_name: str) -> None:
+    from .utils.backend_registration import rename_privateuse1_backend
+
+    rename_privateuse1_backend(backend_name)

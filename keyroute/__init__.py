@@ -244,3 +244,6 @@ from .layers.autocast import (  # noqa: E402
     set_autocast_dtype,
     set_autocast_enabled,
 )
+
+# Out-of-tree backends: PyTorch's PrivateUse1 route (keyroute/utils/backend_registration.py).
+from .utils.backend_registration import register_device_module as _register_device_module  # noqa: E402

@@ -43,11 +43,21 @@ def _cmd_keys(args: argparse.Namespace) -> int:
         kind = "per-backend functionality" if k in PER_BACKEND_FUNCTIONALITIES else "functionality"
         print(f"{k:>5}  {key_name(k):<40} {kind}")
     for k in RUNTIME_KEYS:
-        if k > 47:
+        if 47 < k < 150:  # builtin ones (run-time keys follow the aliases)
             print(f"{k:>5}  {key_name(k):<40} runtime (per backend)")
     for k in range(150, 156):
         assert is_alias_key(k)
         print(f"{k:>5}  {DispatchKey(k).name:<40} alias")
+    from .dispatcher import keys as _keys
+
+    for k, name in sorted(_keys.EXT_NAMES.items()):  # registered at run time (open_keys.py)
+        if k in _keys.USER_PER_BACKEND:
+            kind = "run-time per-backend functionality"
+        elif k in _keys.USER_KEYS:
+            kind = "run-time functionality"
+        else:
+            kind = "runtime (per backend)"
+        print(f"{k:>5}  {name:<40} {kind}")
     return 0
 
 

@@ -25,6 +25,7 @@ from .dispatcher.registration import (
 
 __all__ = [
     "Library",
+    "cpu_fallback",
     "define",
     "fallthrough_kernel",
     "impl",
@@ -34,6 +35,8 @@ __all__ = [
     "register_kernel",
     "registration_site",
 ]
+
+from ._library.cpu_fallback import cpu_fallback  # noqa: E402  (PyTorch's at::native one)
 
 # The functional API registers through Library: its frames are registration code too.
 register_helper_file(__file__)

@@ -51,6 +51,13 @@ def transpose(self: Tensor, dim0: int, dim1: int) -> Tensor:
     return _transpose(self, dim0, dim1)
 
 
+@function
+@method
+def as_strided_(self: Tensor, size: Any, stride: Any, storage_offset: int | None = None) -> Tensor:
+    """Give self the geometry (size, stride, storage_offset) in place, within its storage."""
+    return aten.as_strided_.default(self, list(size), list(stride), storage_offset)
+
+
 @method
 def transpose_(self: Tensor, dim0: int, dim1: int) -> Tensor:
     """Swap dims dim0 and dim1 of self in place (a metadata change)."""

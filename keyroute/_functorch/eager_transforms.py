@@ -35,7 +35,7 @@ from ..layers.functorch import (
     push_layer,
 )
 from ..tensor._tensor import Tensor
-from .pytree import tree_flatten, tree_map, tree_unflatten
+from ..utils._pytree import tree_flatten, tree_map, tree_unflatten
 
 __all__ = [
     "grad",

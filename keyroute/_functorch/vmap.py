@@ -15,7 +15,8 @@ from ..layers.functorch import (
     remove_batch_dim,
 )
 from ..tensor._tensor import Tensor
-from .pytree import broadcast_to_and_flatten, tree_flatten, tree_unflatten
+from ..utils._pytree import _broadcast_to_and_flatten as broadcast_to_and_flatten
+from ..utils._pytree import tree_flatten, tree_unflatten
 
 __all__ = ["vmap"]
 

@@ -20,7 +20,8 @@ __all__ = ["autocast", "is_autocast_available", "custom_fwd", "custom_bwd"]
 
 
 def is_autocast_available(device_type: str) -> bool:
-    return device_type in ("cpu", "cuda", "xpu", "mps", "hpu", "mtia", "maia", "xla", "ipu")
+    builtin = ("cpu", "cuda", "xpu", "mps", "hpu", "mtia", "maia", "xla", "ipu")
+    return device_type in builtin or device_type in _layer.ADDED_DEVICE_TYPES  # register_backend
 
 
 def _cuda_available() -> bool:

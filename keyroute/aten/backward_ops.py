@@ -21,9 +21,8 @@ from . import _shape
 from ._define import meta
 from ._meta_util import check, elementwise, new_meta, shape_of
 from ._promotion import result_type
-from ._variants import out_variant
+from ._variants import out_variant, same_dtype
 from .core import as_size, expand_geometry
-from .linalg import exact_out_variant
 from .views import diagonal_geometry, select_check, slice_geometry
 
 __all__: list[str] = []
@@ -295,8 +294,9 @@ for _name, _args in (
     ("diagonal_backward", "int offset, int dim1, int dim2"),
 ):
     # PyTorch generates these (autogen): the out must have the result's dtype exactly
-    exact_out_variant(
+    out_variant(
         f"{_name}.out(Tensor grad_output, SymInt[] input_sizes, {_args}, *, Tensor(a!) out) -> "
         "Tensor(a!)",
         _name,
+        check=same_dtype,
     )

@@ -10,7 +10,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from ..dispatcher.keys import DispatchKey
+from ..dispatcher.keys import DispatchKey, to_runtime_key
 from ..dispatcher.keyset import PRIVATE_BITS, REQUIRES_GRAD_BIT, DispatchKeySet, key_bits
 from ..tensor.device import DEVICE_TYPES, Device, default_device
 from ..tensor.dtype import bool_, dtype, get_default_dtype, int64, to_dtype
@@ -39,7 +39,7 @@ def factory_device(device: Any) -> Device:
 def backend_keyset(device: Device) -> DispatchKeySet:
     """The key set BackendSelect redispatches a factory to: the device's backend key."""
     index = DEVICE_TYPES[device.type]
-    return DispatchKeySet.from_raw(key_bits(DK.StartOfDenseBackends + index))
+    return DispatchKeySet.from_raw(key_bits(to_runtime_key(DK.Dense, index)))
 
 
 def as_size(size: Any) -> tuple[int, ...]:

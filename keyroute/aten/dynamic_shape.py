@@ -18,8 +18,7 @@ from __future__ import annotations
 from ..tensor.dtype import int64
 from ._define import aten, aten_lib, defop, meta
 from ._meta_util import check, new_meta, shape_of
-from ._variants import resize_output
-from .linalg import exact_out_variant
+from ._variants import out_variant, resize_output, same_dtype
 
 __all__: list[str] = []
 
@@ -86,48 +85,54 @@ defop(
 
 _OUTS2 = ("out0", "out1")
 _OUTS3 = ("out0", "out1", "out2")
-exact_out_variant(
+out_variant(
     "_unique.out(Tensor self, bool sorted=True, bool return_inverse=False, *, Tensor(a!) out0, "
     "Tensor(b!) out1) -> (Tensor(a!), Tensor(b!))",
     "_unique",
     _OUTS2,
+    check=same_dtype,
 )
-exact_out_variant(
+out_variant(
     "_unique2.out(Tensor self, bool sorted=True, bool return_inverse=False, "
     "bool return_counts=False, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2) -> "
     "(Tensor(a!), Tensor(b!), Tensor(c!))",
     "_unique2",
     _OUTS3,
+    check=same_dtype,
 )
-exact_out_variant(
+out_variant(
     "unique_dim.out(Tensor self, int dim, bool sorted=True, bool return_inverse=False, "
     "bool return_counts=False, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2) -> "
     "(Tensor(a!), Tensor(b!), Tensor(c!))",
     "unique_dim",
     _OUTS3,
+    check=same_dtype,
 )
-exact_out_variant(
+out_variant(
     "unique_consecutive.out(Tensor self, bool return_inverse=False, bool return_counts=False, "
     "int? dim=None, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2) -> "
     "(Tensor(a!), Tensor(b!), Tensor(c!))",
     "unique_consecutive",
     _OUTS3,
+    check=same_dtype,
 )
-exact_out_variant(
+out_variant(
     "unique_dim_consecutive.out(Tensor self, int dim, bool return_inverse=False, "
     "bool return_counts=False, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2) -> "
     "(Tensor(a!), Tensor(b!), Tensor(c!))",
     "unique_dim_consecutive",
     _OUTS3,
+    check=same_dtype,
 )
 
 
 # ----------------------------------------------------------------------------- bincount / equal
 
 defop("bincount(Tensor self, Tensor? weights=None, SymInt minlength=0) -> Tensor")
-exact_out_variant(
+out_variant(
     "bincount.out(Tensor self, Tensor? weights=None, SymInt minlength=0, *, Tensor(a!) out) -> "
     "Tensor(a!)",
     "bincount",
+    check=same_dtype,
 )
 defop("equal(Tensor self, Tensor other) -> bool")

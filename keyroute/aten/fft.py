@@ -20,7 +20,8 @@ from ..tensor.dtype import complex64, complex128, float32, float64, get_default_
 from . import _shape
 from ._define import composite, meta
 from ._meta_util import check, new_meta, shape_of
-from .linalg import exact_out_variant, op
+from ._variants import out_variant, same_dtype
+from .linalg import op
 
 __all__ = ["exec_fft_strides", "norm_from_string"]
 
@@ -116,20 +117,23 @@ def _fft_c2c(self, dim, normalization, forward):
     )
 
 
-exact_out_variant(
+out_variant(
     "_fft_r2c.out(Tensor self, int[] dim, int normalization, bool onesided, *, Tensor(a!) out)"
     " -> Tensor(a!)",
     "_fft_r2c",
+    check=same_dtype,
 )
-exact_out_variant(
+out_variant(
     "_fft_c2r.out(Tensor self, int[] dim, int normalization, SymInt last_dim_size, *, "
     "Tensor(a!) out) -> Tensor(a!)",
     "_fft_c2r",
+    check=same_dtype,
 )
-exact_out_variant(
+out_variant(
     "_fft_c2c.out(Tensor self, SymInt[] dim, int normalization, bool forward, *, Tensor(a!) out)"
     " -> Tensor(a!)",
     "_fft_c2c",
+    check=same_dtype,
 )
 
 # ----------------------------------------------------------------------------- front ends

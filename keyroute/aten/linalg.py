@@ -20,9 +20,9 @@ from ..tensor._tensor import Tensor
 from . import _shape
 from ._define import aten, aten_lib, composite, composite_explicit, defop, meta
 from ._meta_util import check, new_meta, shape_of
+from ._variants import dot_dtype, out_variant, resize_output, same_dtype
 
 __all__ = [
-    "cpp_type_name",
     "mm_meta",
     "bmm_meta",
     "addmm_meta",
@@ -31,7 +31,6 @@ __all__ = [
     "dot_meta",
     "subclass_like",
     "op",
-    "exact_out_variant",
     "H",
 ]
 
@@ -68,26 +67,6 @@ class _Hot:
 
 H = _Hot()
 
-#: c10 TypeMeta names (what `tensor.dtype()` prints in C++ messages).
-_CPP_NAMES = {
-    "float32": "float",
-    "float64": "double",
-    "float16": "c10::Half",
-    "bfloat16": "c10::BFloat16",
-    "int64": "long int",
-    "int32": "int",
-    "int16": "short int",
-    "int8": "signed char",
-    "uint8": "unsigned char",
-    "bool": "bool",
-    "complex64": "c10::complex<float>",
-    "complex128": "c10::complex<double>",
-}
-
-
-def cpp_type_name(dt: Any) -> str:
-    return _CPP_NAMES.get(dt.name, dt.name)
-
 
 def subclass_like(*tensors: Any) -> bool:
     """at::isTensorSubclassLike: a dispatch mode is active, or a tensor carries the Python key
@@ -120,44 +99,6 @@ def _expand_check(self: Tensor, sizes: Sequence[int]) -> None:
     expand_geometry(shape, self.stride(), sizes)
 
 
-def exact_out_variant(
-    schema: str, functional: Any, outs: Sequence[str] = ("out",), message: str = "structured"
-) -> Any:
-    """The out= form of a structured kernel: each out must have exactly the result's dtype
-    ("Expected out tensor to have dtype ..."); it is resized (with PyTorch's warning when it had
-    elements) and written in place, keeping its own strides."""
-    from ._variants import resize_output
-
-    out_op = defop(schema)
-    fn = aten(functional) if isinstance(functional, str) else functional
-    copy_ = aten("copy_")
-    out_names = tuple(outs)
-
-    def out_kernel(*args: Any, **kwargs: Any) -> Any:
-        targets = [kwargs.pop(name) for name in out_names]
-        result = fn(*args, **kwargs)
-        results = result if isinstance(result, tuple) else (result,)
-        for target, value in zip(targets, results):
-            if target._dtype is not value._dtype:
-                if message == "dot":
-                    raise RuntimeError(
-                        f"result dtype {target._dtype._short} does not match input dtype "
-                        f"{args[0]._dtype._short}"
-                    )
-                raise RuntimeError(
-                    f"Expected out tensor to have dtype {cpp_type_name(value._dtype)}, but got "
-                    f"{cpp_type_name(target._dtype)} instead"
-                )
-        for target, value in zip(targets, results):
-            resize_output(target, shape_of(value))
-            copy_(target, value)
-        return targets[0] if len(targets) == 1 else tuple(targets)
-
-    out_kernel.__name__ = out_op.__name__
-    aten_lib.impl(out_op, out_kernel, "CompositeExplicitAutograd")
-    return out_op
-
-
 # ----------------------------------------------------------------------------- mm / bmm
 
 
@@ -169,8 +110,8 @@ def mm_meta(self, mat2):
     check(k1 == k2, f"mat1 and mat2 shapes cannot be multiplied ({n}x{k1} and {k2}x{m})")
     check(
         self._dtype is mat2._dtype,
-        f"expected m1 and m2 to have the same dtype, but got: {cpp_type_name(self._dtype)} != "
-        f"{cpp_type_name(mat2._dtype)}",
+        f"expected m1 and m2 to have the same dtype, but got: {self._dtype._cpp} != "
+        f"{mat2._dtype._cpp}",
     )
     if self._dtype.category == 0:
         _not_implemented("addmm_impl_cpu_", self._dtype)
@@ -206,8 +147,12 @@ def bmm_meta(self, mat2):
     return new_meta((bs, n, m), mat2._dtype)
 
 
-exact_out_variant("mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)", "mm")
-exact_out_variant("bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)", "bmm")
+out_variant(
+    "mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)", "mm", check=same_dtype
+)
+out_variant(
+    "bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)", "bmm", check=same_dtype
+)
 
 
 # ----------------------------------------------------------------------------- addmm & co
@@ -267,8 +212,8 @@ def baddbmm_meta(self, batch1, batch2, *, beta=1, alpha=1):
         _expand_check(self, (s1[0], s1[1], s2[2]))
     check(
         self._dtype is batch1._dtype,
-        f"Input dtypes must be the same, got: input {cpp_type_name(self._dtype)}, batch1: "
-        f"{cpp_type_name(batch1._dtype)}, batch2: {cpp_type_name(batch2._dtype)}",
+        f"Input dtypes must be the same, got: input {self._dtype._cpp}, batch1: "
+        f"{batch1._dtype._cpp}, batch2: {batch2._dtype._cpp}",
     )
     bs, n, m = _bmm_common(batch1, batch2)
     _bmm_dtype_check("baddbmm", batch1, batch2)
@@ -314,20 +259,23 @@ _addmm_like_inplace(
     "-> Tensor(a!)",
     "baddbmm",
 )
-exact_out_variant(
+out_variant(
     "addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, "
     "Tensor(a!) out) -> Tensor(a!)",
     "addmm",
+    check=same_dtype,
 )
-exact_out_variant(
+out_variant(
     "addmv.out(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1, "
     "Tensor(a!) out) -> Tensor(a!)",
     "addmv",
+    check=same_dtype,
 )
-exact_out_variant(
+out_variant(
     "baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, "
     "Tensor(a!) out) -> Tensor(a!)",
     "baddbmm",
+    check=same_dtype,
 )
 
 
@@ -373,13 +321,15 @@ def mv_meta(self, vec):
     return addmv_meta(result, self, vec)
 
 
-exact_out_variant(
-    "dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!)", "dot", message="dot"
+out_variant(
+    "dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!)", "dot", check=dot_dtype
 )
-exact_out_variant(
-    "vdot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "vdot", message="dot"
+out_variant(
+    "vdot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "vdot", check=dot_dtype
 )
-exact_out_variant("mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!)", "mv")
+out_variant(
+    "mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!)", "mv", check=same_dtype
+)
 
 
 def _check_1d(t: Tensor, arg: str, fn: str) -> None:
@@ -488,7 +438,6 @@ def _matmul_fold(out: Tensor | None, t1: Tensor, t2: Tensor) -> Tensor:
                 return op("contiguous")(op("transpose.int")(output, -2, -1))
             return output
         return op("_unsafe_view")(op("mv")(a_folded, b), output_shape)
-    from ._variants import resize_output
 
     resize_output(out, output_shape)
     flat_shape = [folded, shape_of(b)[-1]] if b_matrix else [folded]
@@ -535,7 +484,6 @@ def _matmul_batched(out: Tensor | None, t1: Tensor, t2: Tensor) -> Tensor:
         if vector_rhs:
             r = op("squeeze.dim")(r, -1)
         return op("_unsafe_view")(r, output_shape)
-    from ._variants import resize_output
 
     resize_output(out, output_shape)
     aliased = _views(out, [bprod, n, p])

@@ -262,29 +262,6 @@ def t(self):
     return meta_view(self, shape, stride)
 
 
-def _restride_meta(self, shape, stride):
-    """In-place view ops: self's layout becomes (shape, stride) (same storage and offset)."""
-    from ..tensor.meta_array import MetaArray
-
-    data = self._data
-    self._data = MetaArray(shape, stride, data.dtype, data.offset, data.storage_nbytes)
-    return self
-
-
-@meta("transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)")
-def transpose_(self, dim0, dim1):
-    shape, stride = transpose_geometry(shape_of(self), self.stride(), dim0, dim1)
-    return _restride_meta(self, shape, stride)
-
-
-@meta("t_(Tensor(a!) self) -> Tensor(a!)")
-def t_(self):
-    shape = shape_of(self)
-    t_check(len(shape), "t_")
-    shape, stride = transpose_geometry(shape, self.stride(), 0, 1 if len(shape) == 2 else 0)
-    return _restride_meta(self, shape, stride)
-
-
 @meta("squeeze(Tensor(a) self) -> Tensor(a)")
 def squeeze(self):
     shape, stride = squeeze_geometry(shape_of(self), self.stride(), None)
@@ -303,30 +280,10 @@ def squeeze_dims_(self, dim):
     return meta_view(self, shape, stride)
 
 
-@meta("squeeze_(Tensor(a!) self) -> Tensor(a!)")
-def squeeze__(self):
-    return _restride_meta(self, *squeeze_geometry(shape_of(self), self.stride(), None))
-
-
-@meta("squeeze_.dim(Tensor(a!) self, int dim) -> Tensor(a!)")
-def squeeze__dim(self, dim):
-    return _restride_meta(self, *squeeze_geometry(shape_of(self), self.stride(), [dim]))
-
-
-@meta("squeeze_.dims(Tensor(a!) self, int[] dim) -> Tensor(a!)")
-def squeeze__dims(self, dim):
-    return _restride_meta(self, *squeeze_geometry(shape_of(self), self.stride(), dim))
-
-
 @meta("unsqueeze(Tensor(a) self, int dim) -> Tensor(a)")
 def unsqueeze(self, dim):
     shape, stride = unsqueeze_geometry(shape_of(self), self.stride(), dim)
     return meta_view(self, shape, stride)
-
-
-@meta("unsqueeze_(Tensor(a!) self, int dim) -> Tensor(a!)")
-def unsqueeze_(self, dim):
-    return _restride_meta(self, *unsqueeze_geometry(shape_of(self), self.stride(), dim))
 
 
 @meta("select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)")
@@ -405,7 +362,6 @@ def unfold(self, dimension, size, step):
 
 _permute = aten("permute")
 _transpose = aten("transpose.int")
-_transpose_ = aten("transpose_")
 _slice = aten("slice.Tensor")
 _split = aten("split.Tensor")
 _split_with_sizes = aten("split_with_sizes")
@@ -566,16 +522,6 @@ def swapaxes(self, axis0, axis1):
 @composite("swapdims(Tensor(a) self, int dim0, int dim1) -> Tensor(a)")
 def swapdims(self, dim0, dim1):
     return _transpose(self, dim0, dim1)
-
-
-@composite("swapaxes_(Tensor(a!) self, int axis0, int axis1) -> Tensor(a!)")
-def swapaxes_(self, axis0, axis1):
-    return _transpose_(self, axis0, axis1)
-
-
-@composite("swapdims_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)")
-def swapdims_(self, dim0, dim1):
-    return _transpose_(self, dim0, dim1)
 
 
 @composite("expand_as(Tensor(a) self, Tensor other) -> Tensor(a)")

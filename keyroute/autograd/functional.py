@@ -64,6 +64,18 @@ def _postprocess(res: Any, create_graph: bool) -> Any:
     return tuple(_postprocess(r, create_graph) for r in res)
 
 
+def _results(
+    outputs: tuple[Any, ...],
+    out_tuple: bool,
+    res: tuple[Any, ...],
+    res_tuple: bool,
+    create_graph: bool,
+) -> tuple[Any, Any]:
+    """(outputs, result) as the caller gave them (tuples or not), detached unless create_graph."""
+    outs = _unpack(_postprocess(outputs, create_graph), out_tuple)
+    return outs, _unpack(_postprocess(res, create_graph), res_tuple)
+
+
 def _validate_v(v: tuple[Any, ...], other: tuple[Any, ...], is_other_tuple: bool) -> None:
     if len(other) != len(v):
         if is_other_tuple:
@@ -180,6 +192,32 @@ def _fill_in_zeros(
 _OUT = "outputs of the user-provided function"
 
 
+def _prepare_inputs(inputs: Any, name: str, create_graph: bool) -> tuple[bool, tuple[Any, ...]]:
+    """The inputs as a tuple of fresh differentiable tensors, and whether they were a tuple."""
+    in_tuple, inputs = _as_tuple(inputs, "inputs", name)
+    return in_tuple, _preprocess(inputs, create_graph, need_graph=True)
+
+
+def _call(
+    func: Callable[..., Any], inputs: tuple[Any, ...], name: str, strict: bool
+) -> tuple[bool, tuple[Any, ...]]:
+    """func's outputs on the inputs, as a tuple, and whether they were one; strict mode checks
+    that each requires grad."""
+    out_tuple, outputs = _as_tuple(func(*inputs), _OUT, name)
+    _check_requires_grad(outputs, "outputs", strict)
+    return out_tuple, outputs
+
+
+def _check_single_output(name: str, out_tuple: bool, outputs: tuple[Any, ...]) -> None:
+    """hessian, vhp and hvp need a function returning one Tensor of one element."""
+    if out_tuple or not isinstance(outputs[0], Tensor):
+        raise RuntimeError(f"The function given to {name} should return a single Tensor")
+    if outputs[0].nelement() != 1:
+        raise RuntimeError(
+            f"The Tensor returned by the function given to {name} should contain a single element"
+        )
+
+
 def _v_or_none(
     v: Any, ref: tuple[Any, ...], ref_tuple: bool, name: str, create_graph: bool, what: str
 ) -> Any:
@@ -204,16 +242,13 @@ def vjp(
 ) -> tuple[Any, Any]:
     torch = _torch()
     with torch.enable_grad():
-        in_tuple, inputs = _as_tuple(inputs, "inputs", "vjp")
-        inputs = _preprocess(inputs, create_graph, need_graph=True)
-        out_tuple, outputs = _as_tuple(func(*inputs), _OUT, "vjp")
-        _check_requires_grad(outputs, "outputs", strict)
+        in_tuple, inputs = _prepare_inputs(inputs, "vjp", create_graph)
+        out_tuple, outputs = _call(func, inputs, "vjp", strict)
         v = _v_or_none(v, outputs, out_tuple, "vjp", create_graph, "user-provided function returns")
         with torch.set_grad_enabled(True if create_graph else torch.is_grad_enabled()):
             res = _grad(outputs, inputs, v, create_graph=create_graph)
             res = _fill_in_zeros(res, inputs, strict, create_graph, "back")
-    outputs = _postprocess(outputs, create_graph)
-    return _unpack(outputs, out_tuple), _unpack(_postprocess(res, create_graph), in_tuple)
+    return _results(outputs, out_tuple, res, in_tuple, create_graph)
 
 
 def jvp(
@@ -225,13 +260,11 @@ def jvp(
 ) -> tuple[Any, Any]:
     torch = _torch()
     with torch.enable_grad():
-        in_tuple, inputs = _as_tuple(inputs, "inputs", "jvp")
-        inputs = _preprocess(inputs, create_graph, need_graph=True)
+        in_tuple, inputs = _prepare_inputs(inputs, "jvp", create_graph)
         v = _v_or_none(
             v, inputs, in_tuple, "jvp", create_graph, "input to the user-provided function is"
         )
-        out_tuple, outputs = _as_tuple(func(*inputs), _OUT, "jvp")
-        _check_requires_grad(outputs, "outputs", strict)
+        out_tuple, outputs = _call(func, inputs, "jvp", strict)
         # The double backward trick: J v is the gradient, with respect to u, of (u^T J) v.
         cotangents = tuple(torch.zeros_like(o, requires_grad=True) for o in outputs)
         grad_inputs = _grad(outputs, inputs, cotangents, create_graph=True)
@@ -239,8 +272,7 @@ def jvp(
     with torch.enable_grad() if create_graph else _nullcontext():
         res = _grad(grad_inputs, cotangents, v, create_graph=create_graph)
         res = _fill_in_zeros(res, outputs, strict, create_graph, "back_trick")
-    outputs = _postprocess(outputs, create_graph)
-    return _unpack(outputs, out_tuple), _unpack(_postprocess(res, create_graph), out_tuple)
+    return _results(outputs, out_tuple, res, out_tuple, create_graph)
 
 
 class _nullcontext:  # noqa: N801
@@ -281,10 +313,8 @@ def jacobian(
                 "implemented for `vectorize=True`."
             )
     with torch.enable_grad():
-        in_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
-        inputs = _preprocess(inputs, create_graph, need_graph=True)
-        out_tuple, outputs = _as_tuple(func(*inputs), _OUT, "jacobian")
-        _check_requires_grad(outputs, "outputs", strict)
+        in_tuple, inputs = _prepare_inputs(inputs, "jacobian", create_graph)
+        out_tuple, outputs = _call(func, inputs, "jacobian", strict)
         if vectorize and strict:
             raise RuntimeError(
                 "torch.autograd.functional.jacobian: `strict=True` and `vectorized=True` are not "
@@ -334,17 +364,9 @@ def hessian(
         raise AssertionError('Expected strategy to be either "forward-mode" or "reverse-mode".')
 
     def single_output(*inp: Any) -> Any:
-        out = func(*inp)
-        out_tuple, outs = _as_tuple(out, _OUT, "hessian")
-        _check_requires_grad(outs, "outputs", strict)
-        if out_tuple or not isinstance(out, Tensor):
-            raise RuntimeError("The function given to hessian should return a single Tensor")
-        if out.nelement() != 1:
-            raise RuntimeError(
-                "The Tensor returned by the function given to hessian should contain a single "
-                "element"
-            )
-        return out.squeeze()
+        out_tuple, outs = _call(func, inp, "hessian", strict)
+        _check_single_output("hessian", out_tuple, outs)
+        return outs[0].squeeze()
 
     def jac_func(*inp: Any) -> Any:
         if outer_jacobian_strategy == "forward-mode":
@@ -369,20 +391,12 @@ def _second_order(
 ) -> tuple[Any, Any]:
     torch = _torch()
     with torch.enable_grad():
-        in_tuple, inputs = _as_tuple(inputs, "inputs", name)
-        inputs = _preprocess(inputs, create_graph, need_graph=True)
+        in_tuple, inputs = _prepare_inputs(inputs, name, create_graph)
         v = _v_or_none(
             v, inputs, in_tuple, name, create_graph, "input to the user-provided function is"
         )
-        out_tuple, outputs = _as_tuple(func(*inputs), _OUT, name)
-        _check_requires_grad(outputs, "outputs", strict)
-        if out_tuple or not isinstance(outputs[0], Tensor):
-            raise RuntimeError(f"The function given to {name} should return a single Tensor")
-        if outputs[0].nelement() != 1:
-            raise RuntimeError(
-                f"The Tensor returned by the function given to {name} should contain a single "
-                "element"
-            )
+        out_tuple, outputs = _call(func, inputs, name, strict)
+        _check_single_output(name, out_tuple, outputs)
         jac = _grad(outputs, inputs, create_graph=True)
         _check_requires_grad(jac, "jacobian", strict)
         if name == "hvp":
@@ -397,8 +411,7 @@ def _second_order(
         else:
             res = _grad(jac, inputs, v, create_graph=create_graph)
             res = _fill_in_zeros(res, inputs, strict, create_graph, "double_back")
-    outputs = _postprocess(outputs, create_graph)
-    return _unpack(outputs, out_tuple), _unpack(_postprocess(res, create_graph), in_tuple)
+    return _results(outputs, out_tuple, res, in_tuple, create_graph)
 
 
 def vhp(

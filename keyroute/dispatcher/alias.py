@@ -33,10 +33,11 @@ _SPARSE_CSR = _per_backend("SparseCsr")
 _NESTED = _per_backend("NestedTensor")
 _AUTOGRAD_BACKENDS = _per_backend("Autograd")
 
+# The expansions are sets changed in place when a backend is registered at run time
+# (add_backend, called by dispatcher/open_keys.py), so every module holding them sees it.
+
 #: The Autograd alias: AutogradOther, Autograd<every backend>, AutogradNestedTensor.
-AUTOGRAD_KEYS = frozenset(
-    [int(DK.AutogradOther), *_AUTOGRAD_BACKENDS, int(DK.AutogradNestedTensor)]
-)
+AUTOGRAD_KEYS = set([int(DK.AutogradOther), *_AUTOGRAD_BACKENDS, int(DK.AutogradNestedTensor)])
 
 _CEA = frozenset(
     [
@@ -55,17 +56,17 @@ _XLA_LAZY = (BACKENDS.index("XLA") + 1, BACKENDS.index("Lazy") + 1)
 _CEANF = frozenset(k for k in _CEA if k not in _SPARSE and to_backend_component(k) not in _XLA_LAZY)
 _CIA_NESTED = frozenset([*_NESTED, int(DK.AutogradNestedTensor)])
 
-ALIAS_EXPANSION: dict[int, frozenset[int]] = {
+ALIAS_EXPANSION: dict[int, set[int]] = {
     int(DK.Autograd): AUTOGRAD_KEYS,
-    int(DK.CompositeImplicitAutograd): _CEA | AUTOGRAD_KEYS | frozenset(_NESTED),
-    int(DK.FuncTorchBatchedDecomposition): frozenset([int(DK.FuncTorchBatched)]),
-    int(DK.CompositeImplicitAutogradNestedTensor): _CIA_NESTED,
-    int(DK.CompositeExplicitAutograd): _CEA,
-    int(DK.CompositeExplicitAutogradNonFunctional): _CEANF,
+    int(DK.CompositeImplicitAutograd): set(_CEA | AUTOGRAD_KEYS | frozenset(_NESTED)),
+    int(DK.FuncTorchBatchedDecomposition): {int(DK.FuncTorchBatched)},
+    int(DK.CompositeImplicitAutogradNestedTensor): set(_CIA_NESTED),
+    int(DK.CompositeExplicitAutograd): set(_CEA),
+    int(DK.CompositeExplicitAutogradNonFunctional): set(_CEANF),
 }
 
 #: Backends whose autograd goes through AutogradOther (no Autograd<backend> key of their own).
-AUTOGRADOTHER_BACKENDS = frozenset(
+AUTOGRADOTHER_BACKENDS = set(
     [
         int(DK.FPGA),
         int(DK.Vulkan),
@@ -88,6 +89,23 @@ for _b, _name in enumerate(BACKENDS):
     _FROM_AUTOGRAD[_AUTOGRAD_BACKENDS[_b]] = (
         frozenset() if _name in _NO_BACKEND else frozenset([_DENSE[_b]])
     )
+
+
+def add_backend(runtime: dict[str, int]) -> None:
+    """Put a run-time backend's runtime keys into the expansions, as the builtin backends' are:
+    `runtime` maps a building block's prefix ("", "Autograd", "Quantized", "Sparse",
+    "SparseCsr", "NestedTensor") to the backend's key for it."""
+    dense, autograd, nested = runtime[""], runtime["Autograd"], runtime["NestedTensor"]
+    other = (runtime["Quantized"], runtime["Sparse"], runtime["SparseCsr"])
+    E = ALIAS_EXPANSION  # noqa: N806
+    E[int(DK.CompositeExplicitAutograd)].update((dense, *other))
+    E[int(DK.CompositeExplicitAutogradNonFunctional)].update((dense, *other[:1], other[2]))
+    E[int(DK.CompositeImplicitAutograd)].update((dense, *other, autograd, nested))
+    E[int(DK.CompositeImplicitAutogradNestedTensor)].add(nested)
+    AUTOGRAD_KEYS.add(autograd)
+    AUTOGRADOTHER_BACKENDS.update(other)
+    _FROM_AUTOGRAD[autograd] = frozenset([dense])
+    _ALIAS_BITS.clear()
 
 
 def backend_keys_from_autograd(k: int) -> frozenset[int]:
@@ -131,6 +149,6 @@ def _internal_assert(cond: str) -> str:
     return f'{cond} INTERNAL ASSERT FAILED at "{__file__}":1, please report a bug to PyTorch. '
 
 
-assert all(k in RUNTIME_KEYS for exp in ALIAS_EXPANSION.values() for k in exp), [
+assert all(k in RUNTIME_KEYS for exp in ALIAS_EXPANSION.values() for k in exp), [  # builtin
     key_name(k) for exp in ALIAS_EXPANSION.values() for k in exp if k not in RUNTIME_KEYS
 ]

@@ -10,6 +10,12 @@ to register kernels and never appear in a key set.
 Note: key-set bit layout (see keyset.py) -- backend component i (1..16) is bit i-1; functionality
 value v (1..46) is bit 15+v. The priority order of the enum below *is* the dispatch order.
 
+Note [run-time keys]: keys and backends registered at run time (dispatcher/open_keys.py:
+register_key, register_backend) get values from 256 up (PyTorch's enum ends at 155) and bits
+above PyTorch's 64: a backend component i (17..) is bit 49+i, a functionality key the next free
+bit from 130. Their priority is data (`ORDER`), not their value: the builtin functions below
+answer for them from the tables at the end of this module, which only open_keys.py fills.
+
 >>> DispatchKey.AutogradCPU.value, DispatchKey.Meta.value
 (134, 64)
 >>> key_name(DispatchKey.AutogradMeta)
@@ -37,6 +43,8 @@ __all__ = [
     "to_backend_component",
     "to_runtime_key",
     "autograd_key_for_backend",
+    "backend_bit",
+    "backend_names",
 ]
 
 #: Backend components in order (BackendComponent 1..16; key-set bits 0..15, low to high priority).
@@ -173,7 +181,7 @@ DispatchKey = _build_enum()
 
 def _missing_key(cls: type, value: object) -> object:
     # DispatchKey(i) accepts any int in 0..255 as in PyTorch; unknown ones are named after
-    # c10::toString ("UnknownUnknown" and friends).
+    # c10::toString ("UnknownUnknown" and friends). Run-time keys are real members (open_keys).
     if isinstance(value, int) and 0 <= value <= 255:
         member = int.__new__(cls, value)
         member._name_ = key_name(value)
@@ -218,17 +226,23 @@ def is_alias_key(k: int) -> bool:
 def is_dense_backend_key(k: int) -> bool:
     """A backend's own key (CPU, CUDA, Meta, PrivateUse1...: Dense x a backend), the keys whose
     kernels make fresh tensors (StartOfDenseBackends itself is a placeholder, not a key)."""
+    if k >= EXT_START:
+        return EXT_RUNTIME.get(k, (0, 0))[0] == int(DK.Dense)
     return int(DK.StartOfDenseBackends) < k <= int(DK.EndOfDenseBackends)
 
 
 def is_per_backend_functionality(k: int) -> bool:
-    return k in PER_BACKEND_FUNCTIONALITIES
+    return k in PER_BACKEND_FUNCTIONALITIES or k in USER_PER_BACKEND
 
 
 def to_functionality_key(k: int) -> int:
     """The functionality of a key: CPU -> Dense, AutogradCUDA -> AutogradFunctionality."""
     if k <= END_OF_FUNCTIONALITY:
         return k
+    if k >= EXT_START:
+        if k in USER_KEYS:
+            return k
+        return EXT_RUNTIME.get(k, (0, 0))[0]
     if k > END_OF_RUNTIME:
         return 0
     for func, start in PER_BACKEND_FUNCTIONALITIES.items():
@@ -238,20 +252,35 @@ def to_functionality_key(k: int) -> int:
 
 
 def to_backend_component(k: int) -> int:
-    """The backend component index (1..16, 0 = none) of a runtime per-backend key."""
+    """The backend component index (1..16, then run-time backends; 0 = none) of a runtime
+    per-backend key."""
     if END_OF_FUNCTIONALITY < k <= END_OF_RUNTIME:
         return (k - int(DK.StartOfDenseBackends)) % (NUM_BACKENDS + 1)
+    if k >= EXT_START:
+        return EXT_RUNTIME.get(k, (0, 0))[1]
     return 0
 
 
 def to_runtime_key(functionality: int, backend: int) -> int:
-    """Combine a per-backend functionality with a backend index (1..16)."""
-    return PER_BACKEND_FUNCTIONALITIES[functionality] + backend
+    """Combine a per-backend functionality with a backend index (1..16, or a run-time one)."""
+    if backend <= NUM_BACKENDS and functionality in PER_BACKEND_FUNCTIONALITIES:
+        return PER_BACKEND_FUNCTIONALITIES[functionality] + backend
+    return RUNTIME_OF[(functionality, backend)]
 
 
 def autograd_key_for_backend(backend: int) -> int:
     """AutogradCPU for CPU's backend index, etc."""
-    return int(DK.StartOfAutogradFunctionalityBackends) + backend
+    return to_runtime_key(int(DK.AutogradFunctionality), backend)
+
+
+def backend_bit(backend: int) -> int:
+    """The key-set bit of backend component `backend` (see Note [run-time keys])."""
+    return 1 << (backend - 1) if backend <= NUM_BACKENDS else 1 << (EXT_BACKEND_SHIFT + backend)
+
+
+def backend_names() -> list[str]:
+    """Every backend component's name, index order (builtin 16, then run-time ones)."""
+    return [*BACKENDS, *EXT_BACKENDS]
 
 
 def is_runtime_key(k: int) -> bool:
@@ -262,12 +291,16 @@ def is_runtime_key(k: int) -> bool:
         return k not in PER_BACKEND_FUNCTIONALITIES
     if k <= END_OF_RUNTIME:
         return k not in _START_TO_FUNCTIONALITY
+    if k >= EXT_START:
+        return k in EXT_RUNTIME or (k in USER_KEYS and k not in USER_PER_BACKEND)
     return False
 
 
 def key_name(k: int) -> str:
     """c10::toString of a key value, quirks included (48 'Undefined', 133 'AutogradUndefined')."""
     k = int(k)
+    if k >= EXT_START:
+        return EXT_NAMES.get(k, "UnknownUnknown")
     if k == END_OF_FUNCTIONALITY:
         return "UnknownUnknown"
     if END_OF_FUNCTIONALITY < k <= END_OF_RUNTIME:
@@ -292,18 +325,38 @@ _NAMES = {
 #: All runtime keys in dispatch-table order (the order PyTorch's FULL key set iterates in).
 def runtime_keys() -> list[int]:
     out: list[int] = []
-    for func in range(1, END_OF_FUNCTIONALITY):
-        if func in PER_BACKEND_FUNCTIONALITIES:
-            start = PER_BACKEND_FUNCTIONALITIES[func]
-            out.extend(range(start + 1, start + NUM_BACKENDS + 1))
+    backends = range(1, NUM_BACKENDS + len(EXT_BACKENDS) + 1)
+    for func in ORDER:
+        if is_per_backend_functionality(func):
+            out.extend(to_runtime_key(func, b) for b in backends)
         else:
             out.append(func)
     return out
 
 
-RUNTIME_KEYS: tuple[int, ...] = tuple(runtime_keys())
-#: Table slots: Undefined first, then every runtime key (137 in all).
-TABLE_KEYS: tuple[int, ...] = (0, *RUNTIME_KEYS)
+# ----------------------------------------------------------------------------- run-time keys
+# Filled by dispatcher/open_keys.py only (Note [run-time keys]); lists are changed in place so
+# that every module holding them sees the new keys.
+
+EXT_START = 256
+#: Run-time backend component i (17, 18, ...) is key-set bit EXT_BACKEND_SHIFT + i.
+EXT_BACKEND_SHIFT = 49
+MAX_EXT_BACKENDS = 64
+#: Run-time functionality keys take bits from USER_KEY_SHIFT up.
+USER_KEY_SHIFT = 66 + MAX_EXT_BACKENDS
+MAX_USER_KEYS = 128
+EXT_BACKENDS: list[str] = []
+#: Functionality keys in ascending priority: builtin values, run-time ones where inserted.
+ORDER: list[int] = list(range(1, END_OF_FUNCTIONALITY))
+USER_KEYS: dict[int, int] = {}  # run-time functionality key -> its key-set bit
+USER_PER_BACKEND: set[int] = set()
+EXT_RUNTIME: dict[int, tuple[int, int]] = {}  # run-time runtime key -> (functionality, backend)
+RUNTIME_OF: dict[tuple[int, int], int] = {}  # the inverse
+EXT_NAMES: dict[int, str] = {}
+
+RUNTIME_KEYS: list[int] = runtime_keys()
+#: Table slots: Undefined first, then every runtime key (137 builtin ones).
+TABLE_KEYS: list[int] = [0, *RUNTIME_KEYS]
 
 
 def _parse_table() -> dict[str, int]:
@@ -356,7 +409,8 @@ _PARSE = _parse_table()
 
 
 def parse_dispatch_key(name: str) -> DispatchKey:
-    """c10::parseDispatchKey: a key from its name (RuntimeError 'could not parse dispatch key')."""
+    """c10::parseDispatchKey: a key from its name (RuntimeError 'could not parse dispatch key');
+    run-time keys by their names too."""
     try:
         return DispatchKey(_PARSE[name])
     except KeyError:

@@ -12,6 +12,12 @@ mode" mark (PyTorch uses bits 0..62). They ride along in the ints the dispatcher
 autograd layer can be skipped on the plain path and resolutions know about inference mode; they
 never show in a repr, `raw_repr()` or equality.
 
+Keys and backends registered at run time (dispatcher/open_keys.py) have bits above those two
+(Note [run-time keys] in keys.py): their priority is read from `keys.ORDER`, so they cost
+nothing unless a key set holds one (every function here takes the builtin route for an int
+below `1 << EXT_BITS_START`). The masks reserve their whole range up front, so constants computed
+at import (a layer's `full_after_bits`, the TLS masks) stay right when keys are added later.
+
 >>> DispatchKeySet(DispatchKey.AutogradCPU) | DispatchKeySet(DispatchKey.CUDA)
 DispatchKeySet(CPU, CUDA, AutogradCPU, AutogradCUDA)
 """
@@ -20,11 +26,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from . import keys as _keys
 from .keys import (
     END_OF_FUNCTIONALITY,
     END_OF_RUNTIME,
+    EXT_BACKEND_SHIFT,
+    EXT_START,
+    MAX_EXT_BACKENDS,
+    MAX_USER_KEYS,
     NUM_BACKENDS,
     PER_BACKEND_FUNCTIONALITIES,
+    USER_KEY_SHIFT,
     DispatchKey,
     is_alias_key,
     key_name,
@@ -48,9 +60,17 @@ __all__ = [
 ]
 
 DK = DispatchKey
-BACKEND_MASK = (1 << NUM_BACKENDS) - 1
-#: Every functionality bit (Dense .. PythonDispatcher, and EndOfFunctionalityKeys' bit 62).
-FUNCTIONALITY_MASK = ((1 << (NUM_BACKENDS + END_OF_FUNCTIONALITY)) - 1) & ~BACKEND_MASK
+#: The run-time backends' and functionality keys' reserved bits (keys.py Note [run-time keys]).
+EXT_BITS_START = EXT_BACKEND_SHIFT + NUM_BACKENDS + 1  # 66
+EXT_BACKEND_MASK = ((1 << MAX_EXT_BACKENDS) - 1) << EXT_BITS_START
+USER_KEY_MASK = ((1 << MAX_USER_KEYS) - 1) << USER_KEY_SHIFT
+_BUILTIN_BACKEND_MASK = (1 << NUM_BACKENDS) - 1
+BACKEND_MASK = _BUILTIN_BACKEND_MASK | EXT_BACKEND_MASK
+#: Every functionality bit (Dense .. PythonDispatcher, EndOfFunctionalityKeys' bit 62, and the
+#: run-time keys' range).
+FUNCTIONALITY_MASK = (
+    ((1 << (NUM_BACKENDS + END_OF_FUNCTIONALITY)) - 1) & ~_BUILTIN_BACKEND_MASK
+) | USER_KEY_MASK
 VISIBLE_MASK = BACKEND_MASK | FUNCTIONALITY_MASK
 #: keyroute's private marks, above PyTorch's 64 bits (Python ints are unbounded): "some input
 #: requires grad", and "inference mode is on" (set in the TLS include set by inference_mode so
@@ -58,17 +78,27 @@ VISIBLE_MASK = BACKEND_MASK | FUNCTIONALITY_MASK
 REQUIRES_GRAD_BIT = 1 << 64
 INFERENCE_BIT = 1 << 65
 PRIVATE_BITS = REQUIRES_GRAD_BIT | INFERENCE_BIT
-#: The FULL key set (every backend and functionality bit), plus the private requires-grad bit.
-FULL = ((1 << (NUM_BACKENDS + END_OF_FUNCTIONALITY - 1)) - 1) | PRIVATE_BITS
+#: The FULL key set (every backend and functionality bit, the run-time ones' range too), plus
+#: the private bits.
+FULL = (
+    ((1 << (NUM_BACKENDS + END_OF_FUNCTIONALITY - 1)) - 1)
+    | PRIVATE_BITS
+    | EXT_BACKEND_MASK
+    | USER_KEY_MASK
+)
 
 
 def functionality_bit(func: int) -> int:
+    if func >= EXT_START:
+        return _keys.USER_KEYS.get(func, 0)
     return 1 << (NUM_BACKENDS + func - 1) if func else 0
 
 
 def key_bits(k: int) -> int:
     """The bits of DispatchKeySet(k): alias keys and Undefined give 0."""
     k = int(k)
+    if k >= EXT_START:
+        return _ext_key_bits(k)
     if k == 0 or is_alias_key(k) or k > END_OF_RUNTIME:
         return 0
     if k <= END_OF_FUNCTIONALITY:
@@ -78,8 +108,31 @@ def key_bits(k: int) -> int:
     return bits | (1 << (backend - 1)) if backend else bits
 
 
+def _ext_key_bits(k: int) -> int:
+    bit = _keys.USER_KEYS.get(k)
+    if bit is not None:
+        return bit
+    func, backend = _keys.EXT_RUNTIME.get(k, (0, 0))
+    if not func:
+        return 0
+    return functionality_bit(func) | _keys.backend_bit(backend)
+
+
+_BUILTIN_BITS = 1 << EXT_BITS_START  # a key set below this holds no run-time key or backend
+#: The visible bits of the keys and backends that exist (open_keys.py widens it).
+_keys_in_use = [VISIBLE_MASK & (_BUILTIN_BITS - 1)]
+
+
+def _backend_index(ks: int) -> int:
+    """The highest-priority backend component of ks (run-time backends rank above Meta)."""
+    top = (ks & BACKEND_MASK).bit_length()
+    return top if top <= NUM_BACKENDS else top - 1 - EXT_BACKEND_SHIFT
+
+
 def highest_priority_key(ks: int) -> int:
     """highestPriorityTypeId: the runtime key a key set dispatches to (0 = Undefined)."""
+    if ks >= _BUILTIN_BITS:
+        return _highest_ext(ks)
     func = ((ks & FUNCTIONALITY_MASK) >> NUM_BACKENDS).bit_length()
     start = PER_BACKEND_FUNCTIONALITIES.get(func)
     if start is None:
@@ -87,18 +140,36 @@ def highest_priority_key(ks: int) -> int:
     return start + (ks & BACKEND_MASK).bit_length()
 
 
+def _highest_ext(ks: int) -> int:
+    # Priority is data here: the highest functionality of ks in keys.ORDER.
+    for func in reversed(_keys.ORDER):
+        if ks & functionality_bit(func):
+            if not _keys.is_per_backend_functionality(func):
+                return func
+            backend = _backend_index(ks)
+            if not backend:  # no backend bit: the first backend's slot, as PyTorch indexes it
+                start = PER_BACKEND_FUNCTIONALITIES.get(func)
+                return start if start is not None else _keys.to_runtime_key(func, 1)
+            return _keys.to_runtime_key(func, backend)
+    return 0
+
+
 def keyset_keys(ks: int) -> list[int]:
     """The runtime keys of a key set in ascending priority (per-backend ones expanded)."""
     out: list[int] = []
-    backends = [b for b in range(1, NUM_BACKENDS + 1) if ks & (1 << (b - 1))]
-    for func in range(1, END_OF_FUNCTIONALITY):
+    if ks >= _BUILTIN_BITS:
+        nb = NUM_BACKENDS + len(_keys.EXT_BACKENDS)
+        order = _keys.ORDER
+    else:
+        nb, order = NUM_BACKENDS, range(1, END_OF_FUNCTIONALITY)
+    backends = [b for b in range(1, nb + 1) if ks & _keys.backend_bit(b)]
+    for func in order:
         if not ks & functionality_bit(func):
             continue
-        start = PER_BACKEND_FUNCTIONALITIES.get(func)
-        if start is None:
+        if not _keys.is_per_backend_functionality(func):
             out.append(func)
         else:
-            out.extend(start + b for b in backends)
+            out.extend(_keys.to_runtime_key(func, b) for b in backends)
     return out
 
 
@@ -109,10 +180,39 @@ def keyset_repr(ks: int) -> str:
 def full_after_bits(k: int) -> int:
     """DispatchKeySet(FULL_AFTER, k): every bit below k's functionality bit, plus
     PythonDispatcher. (For Undefined and alias keys that is backend bits 0..14 only, as in
-    PyTorch: the Meta bit is left out.)"""
+    PyTorch: the Meta bit is left out.)
+
+    Run-time keys: the set keeps every run-time backend, and every run-time key but those
+    registered so far at or above k's priority. Keeping a key registered later is right both
+    ways: one below k must stay; one above k has run already (its own kernel cleared its bit on
+    the way down) or was masked out as a fallthrough, so the set cannot hold it."""
     func = to_functionality_key(int(k))
-    below = (1 << (NUM_BACKENDS - 1 + func)) - 1
-    return below | functionality_bit(int(DK.PythonDispatcher)) | PRIVATE_BITS
+    keep = functionality_bit(int(DK.PythonDispatcher)) | PRIVATE_BITS | EXT_BACKEND_MASK
+    if func < EXT_START:
+        below = (1 << (NUM_BACKENDS - 1 + func)) - 1
+        return below | keep | (USER_KEY_MASK & ~_user_bits_at_or_above(func))
+    order = _keys.ORDER
+    pos = order.index(func)
+    below = 0
+    for f in order[:pos]:
+        below |= functionality_bit(f)
+    return (
+        (below & ~USER_KEY_MASK)
+        | _BUILTIN_BACKEND_MASK
+        | keep
+        | (USER_KEY_MASK & ~_user_bits_at_or_above(func))
+    )
+
+
+def _user_bits_at_or_above(func: int) -> int:
+    if not _keys.USER_KEYS or func == 0 or is_alias_key(func):
+        return 0
+    order = _keys.ORDER
+    out = 0
+    for f in order[order.index(func) :]:
+        if f >= EXT_START:
+            out |= _keys.USER_KEYS[f]
+    return out
 
 
 class DispatchKeySet:
@@ -188,7 +288,8 @@ class DispatchKeySet:
     highest_priority_key = highestPriorityTypeId
 
     def raw_repr(self) -> int:
-        return self.repr_ & VISIBLE_MASK
+        # The reserved ranges of run-time keys show only for keys that exist.
+        return self.repr_ & _keys_in_use[0]
 
     def __iter__(self) -> Iterator[DispatchKey]:
         return (DispatchKey(k) for k in keyset_keys(self.repr_))

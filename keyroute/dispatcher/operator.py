@@ -38,10 +38,13 @@ from .alias import (
 from .codegen import compile_registered
 from .device_check import device_checked, is_device_mix
 from .keys import (
+    EXT_BACKENDS,
     NUM_BACKENDS,
     PER_BACKEND_FUNCTIONALITIES,
     TABLE_KEYS,
     DispatchKey,
+    backend_bit,
+    is_per_backend_functionality,
     key_name,
     to_backend_component,
     to_functionality_key,
@@ -711,17 +714,19 @@ def _op_by_name(qualname: str) -> OpOverload:
 
 
 def _fallthrough_masks(table: dict[int, tuple[KernelRegistration, str]]) -> list[int]:
-    """Per highest-backend-index masks that drop the keys whose entry is a fallthrough."""
-    masks = [FULL] * (NUM_BACKENDS + 1)
+    """Per highest-backend-bit masks (indexed by the bit's bit_length) that drop the keys whose
+    entry is a fallthrough."""
+    n = backend_bit(NUM_BACKENDS + len(EXT_BACKENDS)).bit_length() + 1
+    masks = [FULL] * n
     for k, (reg, _prov) in table.items():
         if k == 0 or not reg.fallthrough:
             continue
         func = to_functionality_key(k)
         bit = functionality_bit(func)
-        if func in PER_BACKEND_FUNCTIONALITIES:
-            masks[to_backend_component(k)] &= ~bit
+        if is_per_backend_functionality(func):
+            masks[backend_bit(to_backend_component(k)).bit_length()] &= ~bit
         else:
-            for b in range(NUM_BACKENDS + 1):
+            for b in range(n):
                 masks[b] &= ~bit
     return masks
 

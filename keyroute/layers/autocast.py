@@ -114,6 +114,19 @@ _KNOWN_DEVICE_TYPES = (
 )
 
 
+#: Device types autocast learnt at run time (register_backend, rename_privateuse1_backend).
+ADDED_DEVICE_TYPES: set[str] = set()
+
+
+def add_device_type(name: str, like: str, key: Any = None) -> None:
+    """Autocast for a new device type: a renamed PrivateUse1 (`like` "privateuseone") or a
+    run-time backend (its Autocast key), with `like`'s default lower-precision dtype."""
+    ADDED_DEVICE_TYPES.add(name)
+    _KEYS[name] = _KEYS[like] if key is None else key
+    _DEFAULT_DTYPES[name] = _DEFAULT_DTYPES[like]
+    _local.dtypes.setdefault(name, getattr(_dt, _DEFAULT_DTYPES[like]))
+
+
 class _Local(threading.local):
     def __init__(self) -> None:
         self.dtypes = {k: getattr(_dt, v) for k, v in _DEFAULT_DTYPES.items()}

@@ -19,7 +19,7 @@ import numpy as np
 
 from .. import _naming
 from ..dispatcher.keys import DispatchKey
-from ..dispatcher.keyset import REQUIRES_GRAD_BIT, VISIBLE_MASK, key_bits
+from ..dispatcher.keyset import BACKEND_MASK, REQUIRES_GRAD_BIT, VISIBLE_MASK, key_bits
 from .device import DEVICE_TYPES, Device
 from .dtype import dtype as _dtype_cls
 from .dtype import to_dtype
@@ -39,8 +39,9 @@ CPU_KEYS = key_bits(DK.CPU) | ADINPLACE | key_bits(DK.AutogradCPU) | key_bits(DK
 META_KEYS = key_bits(DK.Meta) | ADINPLACE | key_bits(DK.AutogradMeta)
 #: Inference tensors carry neither ADInplaceOrView nor the autograd keys.
 INFERENCE_DROP = ADINPLACE | key_bits(DK.AutogradFunctionality) | key_bits(DK.AutogradOther)
-BACKEND_BITS = 0xFFFF
+BACKEND_BITS = BACKEND_MASK  # builtin backends' bits 0..15 and the run-time backends' range
 
+#: The highest backend bit's bit_length -> the device (run-time backends: open_keys.py adds).
 _DEVICE_BY_BACKEND = {b: Device(t) for t, b in DEVICE_TYPES.items()}
 _new = object.__new__
 ndarray = np.ndarray

@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-__all__ = ["Device", "device", "default_device", "DEVICE_TYPES"]
+__all__ = ["Device", "device", "default_device", "DEVICE_TYPES", "add_device_type"]
 
 # Device type -> backend component index (BackendComponent numbering, CPU = 1 ... Meta = 16).
 DEVICE_TYPES = {
@@ -33,6 +33,24 @@ DEVICE_TYPES = {
     "privateuseone": 13,
     "meta": 16,
 }
+#: Device types c10 knows but keyroute has no backend for (a run-time backend may not take them).
+RESERVED_DEVICE_TYPES = frozenset(
+    "mkldnn opengl opencl ideep fpga vulkan metal privateuseone privateusetwo".split()
+)
+#: The device a tensor of each backend component reports (index -> Device); run-time backends
+#: and a renamed PrivateUse1 report index 0, as PyTorch's do.
+DEVICE_OF_BACKEND: dict[int, Device] = {}
+
+
+#: Old names of renamed device types ("privateuseone" after rename_privateuse1_backend).
+DEVICE_ALIASES: dict[str, str] = {}
+
+
+def add_device_type(name: str, index: int) -> None:
+    """Make `name` a device type of backend component `index` (dispatcher/open_keys.py,
+    utils/backend_registration.py)."""
+    DEVICE_TYPES[name] = index
+    DEVICE_OF_BACKEND[index] = Device(name, 0)
 
 
 class Device:
@@ -62,6 +80,8 @@ class Device:
             index = int(idx)
         if text != text.strip() or any(c.isspace() for c in text):
             raise RuntimeError(f"Invalid device string: '{type}'")
+        if text not in DEVICE_TYPES and text in DEVICE_ALIASES:
+            text = DEVICE_ALIASES[text]
         if text not in DEVICE_TYPES:
             raise RuntimeError(
                 "Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, "

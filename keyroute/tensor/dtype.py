@@ -40,6 +40,23 @@ __all__ = [
 ]
 
 
+#: c10 TypeMeta names of the element types, as PyTorch's C++ messages print them.
+_CPP_NAMES = {
+    "float32": "float",
+    "float64": "double",
+    "float16": "c10::Half",
+    "bfloat16": "c10::BFloat16",
+    "int64": "long int",
+    "int32": "int",
+    "int16": "short int",
+    "int8": "signed char",
+    "uint8": "unsigned char",
+    "bool": "bool",
+    "complex64": "c10::complex<float>",
+    "complex128": "c10::complex<double>",
+}
+
+
 class dtype:  # noqa: N801 (PyTorch's name)
     """A tensor element type (torch.dtype): name, NumPy dtype, size and category."""
 
@@ -53,6 +70,7 @@ class dtype:  # noqa: N801 (PyTorch's name)
         "category",
         "scalar_type",
         "_short",
+        "_cpp",
         "__weakref__",
     )
 
@@ -69,6 +87,9 @@ class dtype:  # noqa: N801 (PyTorch's name)
         )
         self.scalar_type = scalar_type  # c10::ScalarType value (schemas print float32 as 6)
         self._short = short  # c10 name: Float, Long, ...
+        # The C++ type name c10's TypeMeta prints ("Expected out tensor to have dtype long
+        # int ..."): the one table of them.
+        self._cpp = _CPP_NAMES.get(name, name)
 
     def __repr__(self) -> str:
         return f"{_naming.NAME}.{self.name}"

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..dispatcher.keys import DispatchKey
+from ..dispatcher.keys import DispatchKey, to_runtime_key
 from ..dispatcher.keyset import REQUIRES_GRAD_BIT, key_bits
 from ._tensor import Tensor, make_tensor
 from .device import DEVICE_TYPES, Device, default_device
@@ -41,15 +41,17 @@ _AUTOCAST = {
     "xpu": DK.AutocastXPU,
     "mps": DK.AutocastMPS,
 }
+#: Run-time backends' Autocast keys by component index (dispatcher/open_keys.py fills it).
+AUTOCAST_OF_BACKEND: dict[int, int] = {}
 
 
 def keys_for_device(device: Device) -> int:
     """The key set PyTorch gives a dense tensor on `device` (backend, ADInplaceOrView,
     Autograd<backend>, Autocast<device> where one exists)."""
     index = DEVICE_TYPES[device.type]
-    ks = key_bits(DK.StartOfDenseBackends + index) | key_bits(DK.ADInplaceOrView)
-    ks |= key_bits(DK.StartOfAutogradFunctionalityBackends + index)
-    autocast = _AUTOCAST.get(device.type)
+    ks = key_bits(to_runtime_key(DK.Dense, index)) | key_bits(DK.ADInplaceOrView)
+    ks |= key_bits(to_runtime_key(DK.AutogradFunctionality, index))
+    autocast = _AUTOCAST.get(device.type) or AUTOCAST_OF_BACKEND.get(index)
     if autocast is not None:
         ks |= key_bits(autocast)
     return ks

@@ -1,8 +1,16 @@
 """Tools built on the dispatcher: dispatch modes, counters, memory planning."""
 
 from ._swap import swap_tensors  # noqa: E402
+from .backend_registration import (  # noqa: E402
+    generate_methods_for_privateuse1_backend,
+    rename_privateuse1_backend,
+)
 
-__all__ = ["swap_tensors"]
+__all__ = [
+    "generate_methods_for_privateuse1_backend",
+    "rename_privateuse1_backend",
+    "swap_tensors",
+]
 
 
 def __getattr__(name: str) -> object:

@@ -240,6 +240,30 @@ def tree_flatten(
     return leaves, spec
 
 
+def _broadcast_to_and_flatten(
+    tree: Any, treespec: TreeSpec, is_leaf: Callable[[Any], bool] | None = None
+) -> list[Any] | None:
+    """`tree` flattened up to `treespec`, each leaf of `tree` repeated over the leaves of
+    `treespec` below it; None when the structures differ (vmap's in_dims/out_dims)."""
+    if _is_leaf(tree, is_leaf):
+        return [tree] * treespec.num_leaves
+    if treespec.is_leaf():
+        return None
+    node_type = _node_type(tree)
+    if node_type != treespec.type:
+        return None
+    children, context = SUPPORTED_NODES[node_type].flatten_fn(tree)
+    if len(children) != treespec.num_children or context != treespec.context:
+        return None
+    out: list[Any] = []
+    for child, spec in zip(children, treespec.children_specs):
+        flat = _broadcast_to_and_flatten(child, spec, is_leaf)
+        if flat is None:
+            return None
+        out += flat
+    return out
+
+
 def tree_unflatten(leaves: Iterable[Any], treespec: TreeSpec) -> Any:
     if not isinstance(treespec, TreeSpec):
         raise TypeError(

@@ -564,6 +564,7 @@ case("squeeze_")(lambda M, rng: ((t(M, rng, 2, 1, 3) * 1,), {}))
 case("squeeze_.dim")(lambda M, rng: ((t(M, rng, 2, 1, 3) * 1, 1), {}))
 case("squeeze_.dims")(lambda M, rng: ((t(M, rng, 1, 2, 1, 3) * 1, [0, 2]), {}))
 case("unsqueeze_")(lambda M, rng: ((t(M, rng, 2, 3) * 1, 1), {}))
+case("as_strided_")(lambda M, rng: ((t(M, rng, 4, 4) * 1, [2, 2], [4, 1], 1), {}))
 case("_index_put_impl_")(
     lambda M, rng: ((t(M, rng, 4, 3) * 1, [ints(M, [0, 2])], t(M, rng, 2, 3), False), {})
 )

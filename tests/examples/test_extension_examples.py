@@ -1,4 +1,4 @@
-"""examples/new_layer.py and examples/new_backend.py run and print what they claim; a fallback
+"""examples/new_layer.py, new_key.py and new_backend.py run and print what they claim; a fallback
 on a key with a builtin fallback is refused with a message saying how to replace it."""
 
 from __future__ import annotations
@@ -39,12 +39,24 @@ def test_new_layer():
     ]
 
 
+def test_new_key():
+    assert _run("new_key.py") == [
+        "checked: 2.0",
+        "caught: aten.sub.Tensor produced NaN",
+        "grad: [2.0, 2.0]",
+        "outside the guard: [0.0, nan]",
+        "trace of exp: NanCheck -> AutogradCPU -> CPU",
+        "table rows: AutogradNestedTensor, NanCheck, Tracer",
+    ]
+
+
 def test_new_backend():
     assert _run("new_backend.py") == [
-        "device: privateuseone | loss: 12.0",
-        "grad: [[4.0, 4.0, 4.0], [4.0, 4.0, 4.0]] privateuseone",
+        "device: toy:0 | loss: 12.0",
+        "grad: [[4.0, 4.0, 4.0], [4.0, 4.0, 4.0]] toy:0",
         "matmul through the fallback: [[3.0, 3.0], [3.0, 3.0]]",
-        "own kernels run: ['add', 'empty', 'mul']",
+        "round trip: [0.0, 1.0, 2.0]",
+        "own kernels run: ['add', 'copy_', 'empty', 'mul']",
     ]
 
 

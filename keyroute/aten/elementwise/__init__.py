@@ -34,7 +34,6 @@ from .binary import (
     pow_dtype,
 )
 from .checks import (
-    CPP_NAME,
     SCALAR_NAME,
     SUPPORT,
     _check_cast,
@@ -61,7 +60,6 @@ from .unary import (
 __all__ = [
     "UNARY_FLOAT",
     "UNARY_SAME",
-    "CPP_NAME",
     "SCALAR_NAME",
     "not_implemented",
     "check_support",

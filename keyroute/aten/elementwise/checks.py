@@ -31,21 +31,6 @@ from .._scalars import check_python_int
 
 # ----------------------------------------------------------------------------- error words
 
-#: C++ type names, as PyTorch's TypeMeta prints them ("Expected out tensor to have dtype ...").
-CPP_NAME = {
-    bool_: "bool",
-    uint8: "unsigned char",
-    int8: "signed char",
-    int16: "short int",
-    int32: "int",
-    int64: "long int",
-    float16: "c10::Half",
-    bfloat16: "c10::BFloat16",
-    float32: "float",
-    float64: "double",
-    complex64: "c10::complex<float>",
-    complex128: "c10::complex<double>",
-}
 #: The C++ type names of c10::Scalar's checked conversions ("value cannot be converted ...").
 SCALAR_NAME = {
     bool_: "bool",
@@ -184,7 +169,7 @@ def check_inplace_shape(self: Any, shape: tuple[int, ...]) -> None:
 
 def _check_cast(result_dt: dtype, target_dt: dtype, cpp_names: bool = False) -> None:
     if not can_cast(result_dt, target_dt):
-        target = CPP_NAME[target_dt] if cpp_names else target_dt._short
+        target = target_dt._cpp if cpp_names else target_dt._short
         raise RuntimeError(
             f"result type {result_dt._short} can't be cast to the desired output type {target}"
         )

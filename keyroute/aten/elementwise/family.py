@@ -4,7 +4,7 @@ kernel."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ...tensor._tensor import Tensor
@@ -15,7 +15,8 @@ from ...tensor.dtype import (
 from ...tensor.memory_overlap import assert_no_partial_overlap
 from .._define import aten, aten_lib, defop, register_meta
 from .._meta_util import shape_of
-from .checks import CPP_NAME, _check_cast, _result, check_inplace_shape
+from .._variants import any_dtype, castable, out_variant, same_dtype
+from .checks import _check_cast, _result, check_inplace_shape
 
 # ----------------------------------------------------------------------------- variants
 
@@ -64,24 +65,19 @@ def _no_partial_overlap(written: Tensor, args: tuple[Any, ...], kwargs: dict[str
             assert_no_partial_overlap(written, a)
 
 
-def _resize_out(out: Tensor, shape: tuple[int, ...]) -> None:
-    from .._variants import resize_output
-
-    resize_output(out, shape)
-
-
 def _out(schema: str, functional: Any, rule: Rule | None, check: str = "cast") -> Any:
-    """Define an out= op computed by `functional`. `check` is PyTorch's check of out's dtype:
-    "cast" (TensorIterator with promotion: the result must be castable to out), "found"
-    (unary TensorIterator ops: same dtype, "Found dtype Long but expected Float"), "cpp"
-    (out wrappers generated for CompositeExplicitAutograd ops: same dtype, C++ type names),
-    "any" (comparisons, logical ops: any dtype), "bool" (signbit & co: bool out only),
+    """Define an out= op computed by `functional` (with `_variants.out_variant`, the one out=
+    builder). TensorIterator checks out before the kernel runs: a partial overlap with an
+    input, then out's dtype against `rule`'s result dtype. `check` names PyTorch's rule for
+    out's dtype: "cast" (TensorIterator with promotion: the result must be castable to out),
+    "found" (unary TensorIterator ops: same dtype, "Found dtype Long but expected Float"),
+    "cpp" (out wrappers generated for CompositeExplicitAutograd ops: same dtype, C++ type
+    names), "any" (comparisons, logical ops: any dtype), "bool" (signbit & co: bool out only),
     "nan_to_num" (its own words)."""
-    op = defop(schema)
-    fn = aten(functional) if isinstance(functional, str) else functional
-    name = op._schema.name.split("::")[-1]
+    name = schema.partition("(")[0].partition(".")[0]
 
-    def out_kernel(*args: Any, out: Tensor, **kwargs: Any) -> Tensor:
+    def before(targets: Sequence[Tensor], args: list[Any], kwargs: dict[str, Any]) -> None:
+        out = targets[0]
         _no_partial_overlap(out, args, kwargs)
         if rule is not None and check in ("found", "cast", "nan_to_num"):
             _shape_, dt = rule(*args, **kwargs)
@@ -95,21 +91,9 @@ def _out(schema: str, functional: Any, rule: Rule | None, check: str = "cast") -
             _check_cast(dt, out._dtype)
         elif check == "bool" and out._dtype is not bool_:
             raise RuntimeError(f"{name} does not support non-boolean outputs.")
-        result = fn(*args, **kwargs)
-        if check == "cast":
-            _check_cast(result._dtype, out._dtype)
-        elif check == "cpp" and out._dtype is not result._dtype:
-            raise RuntimeError(
-                f"Expected out tensor to have dtype {CPP_NAME[result._dtype]}, but got "
-                f"{CPP_NAME[out._dtype]} instead"
-            )
-        _resize_out(out, shape_of(result))
-        aten("copy_")(out, result)
-        return out
 
-    out_kernel.__name__ = op.__name__
-    aten_lib.impl(op, out_kernel, "CompositeExplicitAutograd")
-    return op
+    after = {"cast": castable, "cpp": same_dtype}.get(check, any_dtype)
+    return out_variant(schema, functional, check=after, before=before)
 
 
 def _family(

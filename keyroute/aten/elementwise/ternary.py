@@ -15,8 +15,9 @@ from .._define import aten, aten_lib, composite, defop
 from .._meta_util import shape_of
 from .._promotion import result_type
 from .._shape import broadcast_shapes
-from .checks import CPP_NAME, check_support, checked_scalar
-from .family import _family, _resize_out
+from .._variants import write_out
+from .checks import check_support, checked_scalar
+from .family import _family
 
 # -- ternary
 
@@ -24,12 +25,10 @@ from .family import _family, _resize_out
 def lerp_check(self: Tensor, end: Tensor, weight: Any, op: str) -> dtype:
     dt = self._dtype
     if end._dtype is not dt:
-        raise RuntimeError(
-            f"expected dtype {CPP_NAME[dt]} for `end` but got dtype {CPP_NAME[end._dtype]}"
-        )
+        raise RuntimeError(f"expected dtype {dt._cpp} for `end` but got dtype {end._dtype._cpp}")
     if isinstance(weight, Tensor) and weight._dtype is not dt:
         raise RuntimeError(
-            f"expected dtype {CPP_NAME[dt]} for `weight` but got dtype {CPP_NAME[weight._dtype]}"
+            f"expected dtype {dt._cpp} for `weight` but got dtype {weight._dtype._cpp}"
         )
     check_support(op, dt)
     return dt
@@ -137,8 +136,7 @@ def _where_out_kernel(condition: Tensor, self: Tensor, other: Tensor, *, out: Te
     if out._dtype is not dt:
         raise RuntimeError(f"Expected out type to be {dt._short} but got {out._dtype._short}")
     result = _where(condition, self, other)
-    _resize_out(out, shape_of(result))
-    aten("copy_")(out, result)
+    write_out(out, result)
     return out
 
 
@@ -189,8 +187,7 @@ def where_Scalar(condition, self, other):
 def masked_fill_check(self: Tensor, mask: Tensor, value: Any) -> None:
     if mask._dtype is not bool_:
         raise RuntimeError(
-            f"masked_fill_ only supports boolean masks, but got mask with dtype "
-            f"{CPP_NAME[mask._dtype]}"
+            f"masked_fill_ only supports boolean masks, but got mask with dtype {mask._dtype._cpp}"
         )
     if isinstance(value, Tensor):
         if len(shape_of(value)) != 0:

@@ -11,7 +11,7 @@ from ...tensor.dtype import bool_, float32
 from .. import _shape
 from .._define import composite, meta
 from .._meta_util import check, meta_like, new_meta, shape_of
-from ..linalg import cpp_type_name, op, subclass_like
+from ..linalg import op, subclass_like
 from ._common import _not_implemented, _opmath, _strided
 
 # ----------------------------------------------------------------------------- softmax (SDPA)
@@ -82,8 +82,8 @@ def _validate_sdpa_input(query: Tensor, key: Tensor, value: Tensor, attn_mask: A
     check(
         query._dtype is key._dtype and query._dtype is value._dtype,
         f"Expected query, key, and value to have the same dtype, but got query.dtype: "
-        f"{cpp_type_name(query._dtype)} key.dtype: {cpp_type_name(key._dtype)} and value.dtype: "
-        f"{cpp_type_name(value._dtype)} instead.",
+        f"{query._dtype._cpp} key.dtype: {key._dtype._cpp} and value.dtype: "
+        f"{value._dtype._cpp} instead.",
     )
     check(
         query.device == key.device and query.device == value.device,
@@ -100,8 +100,8 @@ def _validate_sdpa_input(query: Tensor, key: Tensor, value: Tensor, attn_mask: A
         check(
             mdt is bool_ or mdt is float32 or mdt is query._dtype,
             f"Expected attn_mask dtype to be bool or float or to match query dtype, but got "
-            f"attn_mask.dtype: {cpp_type_name(mdt)} and  query.dtype: "
-            f"{cpp_type_name(query._dtype)} instead.",
+            f"attn_mask.dtype: {mdt._cpp} and  query.dtype: "
+            f"{query._dtype._cpp} instead.",
         )
 
 

@@ -10,7 +10,8 @@ from ...tensor._tensor import Tensor
 from ...tensor.dtype import int64
 from .._define import composite, meta
 from .._meta_util import check, new_meta, shape_of
-from ..linalg import cpp_type_name, exact_out_variant, op
+from .._variants import out_variant, same_dtype
+from ..linalg import op
 from ._common import _ints, _not_implemented
 
 # ----------------------------------------------------------------------------- convolution
@@ -216,11 +217,12 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
     return new_meta(shape, input._dtype)
 
 
-exact_out_variant(
+out_variant(
     "convolution.out(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] "
     "padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, *, "
     "Tensor(a!) out) -> Tensor(a!)",
     "convolution",
+    check=same_dtype,
 )
 
 
@@ -239,8 +241,8 @@ def _conv_nd(input, weight, bias, stride, padding, dilation, groups, nsp: int, n
     if bias is not None:
         check(
             bias._dtype is input._dtype,
-            f"Input type ({cpp_type_name(input._dtype)}) and bias type "
-            f"({cpp_type_name(bias._dtype)}) should be the same",
+            f"Input type ({input._dtype._cpp}) and bias type "
+            f"({bias._dtype._cpp}) should be the same",
         )
     x, batched = _batchify(input, nsp, name)
     if isinstance(padding, str):

@@ -6,7 +6,8 @@ from ...tensor._tensor import Tensor
 from ...tensor.dtype import bool_
 from .._define import composite, meta
 from .._meta_util import check, meta_like, new_meta, shape_of
-from ..linalg import exact_out_variant, op
+from .._variants import out_variant, same_dtype
+from ..linalg import op
 
 # ----------------------------------------------------------------------------- dropout
 
@@ -24,11 +25,12 @@ def native_dropout(input, p, train):
     return meta_like(input), meta_like(input, bool_)
 
 
-exact_out_variant(
+out_variant(
     "native_dropout.out(Tensor input, float p, bool? train, *, Tensor(a!) out0, Tensor(b!) out1) "
     "-> (Tensor(a!), Tensor(b!))",
     "native_dropout",
-    outs=("out0", "out1"),
+    ("out0", "out1"),
+    check=same_dtype,
 )
 
 

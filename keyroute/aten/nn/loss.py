@@ -7,8 +7,8 @@ from ...tensor._tensor import Tensor
 from ...tensor.dtype import int64, uint8
 from .._define import composite, meta
 from .._meta_util import check, new_meta, shape_of
-from .._variants import out_variant
-from ..linalg import exact_out_variant, op, subclass_like
+from .._variants import out_variant, same_dtype
+from ..linalg import op, subclass_like
 from ._common import _not_implemented
 
 # ----------------------------------------------------------------------------- losses
@@ -88,17 +88,19 @@ def nll_loss2d_forward_meta(self, target, weight, reduction, ignore_index):
     return out, new_meta((), self._dtype)
 
 
-exact_out_variant(
+out_variant(
     "nll_loss_forward.output(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt "
     "ignore_index, *, Tensor(a!) output, Tensor(b!) total_weight) -> (Tensor(a!), Tensor(b!))",
     "nll_loss_forward",
-    outs=("output", "total_weight"),
+    ("output", "total_weight"),
+    check=same_dtype,
 )
-exact_out_variant(
+out_variant(
     "nll_loss2d_forward.output(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt "
     "ignore_index, *, Tensor(a!) output, Tensor(b!) total_weight) -> (Tensor(a!), Tensor(b!))",
     "nll_loss2d_forward",
-    outs=("output", "total_weight"),
+    ("output", "total_weight"),
+    check=same_dtype,
 )
 
 
@@ -312,8 +314,9 @@ def binary_cross_entropy(self, target, weight=None, reduction=1):
     return new_meta((), self._dtype)
 
 
-exact_out_variant(
+out_variant(
     "binary_cross_entropy.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, "
     "*, Tensor(a!) out) -> Tensor(a!)",
     "binary_cross_entropy",
+    check=same_dtype,
 )

@@ -11,7 +11,8 @@ from ...tensor.dtype import float32
 from .. import _shape
 from .._define import composite, meta
 from .._meta_util import check, new_meta, shape_of
-from ..linalg import exact_out_variant, op
+from .._variants import out_variant, same_dtype
+from ..linalg import op
 from ._common import _not_implemented, _opmath
 
 # ----------------------------------------------------------------------------- layer norm
@@ -81,12 +82,13 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
     )
 
 
-exact_out_variant(
+out_variant(
     "native_layer_norm.out(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, "
     "float eps, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2) -> (Tensor(a!), "
     "Tensor(b!), Tensor(c!))",
     "native_layer_norm",
-    outs=("out0", "out1", "out2"),
+    ("out0", "out1", "out2"),
+    check=same_dtype,
 )
 
 

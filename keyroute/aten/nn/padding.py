@@ -8,7 +8,8 @@ from ...tensor._tensor import Tensor
 from .. import _shape
 from .._define import composite, meta
 from .._meta_util import check, new_meta, shape_of
-from ..linalg import exact_out_variant, op
+from .._variants import out_variant, same_dtype
+from ..linalg import op
 from ._common import _not_implemented
 
 # ----------------------------------------------------------------------------- padding
@@ -58,10 +59,11 @@ def constant_pad_nd(self, pad, value=0):
     return new_meta(shape, self._dtype)
 
 
-exact_out_variant(
+out_variant(
     "constant_pad_nd.out(Tensor self, SymInt[] pad, Scalar value=0, *, Tensor(a!) out) -> "
     "Tensor(a!)",
     "constant_pad_nd",
+    check=same_dtype,
 )
 
 _PAD_MODES = ("constant", "reflect", "replicate", "circular")
@@ -108,9 +110,10 @@ def _index_pad_op(name: str, nd: int) -> None:
 
     meta_fn.__name__ = name
     meta(schema)(meta_fn)
-    exact_out_variant(
+    out_variant(
         f"{name}.out(Tensor self, SymInt[{2 * nd}] padding, *, Tensor(a!) out) -> Tensor(a!)",
         name,
+        check=same_dtype,
     )
 
 

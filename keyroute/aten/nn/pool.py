@@ -6,7 +6,8 @@ from __future__ import annotations
 from ...tensor.dtype import int64
 from .._define import composite, meta
 from .._meta_util import check, new_meta, shape_of
-from ..linalg import exact_out_variant, op
+from .._variants import out_variant, same_dtype
+from ..linalg import op
 from ._common import _ints, _not_implemented
 
 # ----------------------------------------------------------------------------- pooling
@@ -104,12 +105,13 @@ def max_pool2d_with_indices(self, kernel_size, stride=(), padding=0, dilation=1,
     return new_meta(shape, self._dtype), new_meta(shape, int64)
 
 
-exact_out_variant(
+out_variant(
     "max_pool2d_with_indices.out(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] "
     "padding=0, int[2] dilation=1, bool ceil_mode=False, *, Tensor(a!) out, Tensor(b!) indices) "
     "-> (Tensor(a!), Tensor(b!))",
     "max_pool2d_with_indices",
-    outs=("out", "indices"),
+    ("out", "indices"),
+    check=same_dtype,
 )
 
 
@@ -182,11 +184,12 @@ def avg_pool2d(
     return new_meta((*s[:-2], oh, ow), self._dtype)
 
 
-exact_out_variant(
+out_variant(
     "avg_pool2d.out(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool "
     "ceil_mode=False, bool count_include_pad=True, int? divisor_override=None, *, Tensor(a!) out)"
     " -> Tensor(a!)",
     "avg_pool2d",
+    check=same_dtype,
 )
 
 

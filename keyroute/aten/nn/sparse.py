@@ -6,7 +6,8 @@ from __future__ import annotations
 from ...tensor.dtype import int32, int64
 from .._define import composite, meta
 from .._meta_util import check, new_meta, shape_of
-from ..linalg import exact_out_variant, op
+from .._variants import out_variant, same_dtype
+from ..linalg import op
 from ._common import _strided
 
 # ----------------------------------------------------------------------------- embedding
@@ -27,10 +28,11 @@ def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=
     return new_meta((*shape_of(indices), shape_of(weight)[1]), weight._dtype)
 
 
-exact_out_variant(
+out_variant(
     "embedding.out(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq="
     "False, bool sparse=False, *, Tensor(a!) out) -> Tensor(a!)",
     "embedding",
+    check=same_dtype,
 )
 
 

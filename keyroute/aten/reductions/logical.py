@@ -14,7 +14,8 @@ from ...tensor.dtype import (
 from .. import _shape
 from .._define import aten, aten_lib, defop, meta
 from .._meta_util import check, new_meta, shape_of
-from .rules import _out_form, _write_out, out_shape, reduce_dims
+from .._variants import out_variant, same_dtype, write_out
+from .rules import out_shape, reduce_dims
 
 # ----------------------------------------------------------------------------- all / any
 
@@ -60,7 +61,7 @@ def _all_any(name: str) -> None:
                 out._dtype in (bool_, uint8),
                 f"{name} only supports bool tensor for result, got: {out._dtype._short}",
             )
-            _write_out(out, fn(*args, **kwargs))
+            write_out(out, fn(*args, **kwargs))
             return out
 
         aten_lib.impl(op, out_kernel, "CompositeExplicitAutograd")
@@ -92,13 +93,13 @@ def count_nonzero(self, dim=None):
     return count_nonzero_dim_IntList(self, [] if dim is None else [dim])
 
 
-_out_form(
+out_variant(
     "count_nonzero.dim_IntList_out(Tensor self, int[] dim, *, Tensor(a!) out) -> Tensor(a!)",
     "count_nonzero.dim_IntList",
-    "strict",
+    check=same_dtype,
 )
-_out_form(
+out_variant(
     "count_nonzero.out(Tensor self, int? dim=None, *, Tensor(a!) out) -> Tensor(a!)",
     "count_nonzero",
-    "strict",
+    check=same_dtype,
 )

@@ -10,7 +10,8 @@ from ...tensor.dtype import (
 from .. import _shape
 from .._define import aten, aten_lib, defop, meta
 from .._meta_util import new_meta, shape_of
-from .rules import _out_form, _write_out, check_dim_nonempty, not_implemented, out_shape
+from .._variants import out_variant, same_dtype, write_out
+from .rules import check_dim_nonempty, not_implemented, out_shape
 
 # ----------------------------------------------------------------------------- median / mode
 
@@ -68,8 +69,8 @@ def _median_values_out(name: str) -> None:
                     f"torch.{want._short}Tensor (while checking arguments for {name})"
                 )
         v, i = fn(self, dim, keepdim)
-        _write_out(values, v)
-        _write_out(indices, i)
+        write_out(values, v)
+        write_out(indices, i)
         return values, indices
 
     aten_lib.impl(op, out_kernel, "CompositeExplicitAutograd")
@@ -77,8 +78,10 @@ def _median_values_out(name: str) -> None:
 
 _median_values_out("median")
 _median_values_out("nanmedian")
-_out_form("median.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "median", "strict")
-_out_form("nanmedian.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "nanmedian", "strict")
+out_variant("median.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "median", check=same_dtype)
+out_variant(
+    "nanmedian.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "nanmedian", check=same_dtype
+)
 
 
 @meta("mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)")
@@ -92,10 +95,10 @@ def mode(self, dim=-1, keepdim=False):
     return new_meta(oshape, d), new_meta(oshape, int64)
 
 
-_out_form(
+out_variant(
     "mode.values(Tensor self, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) "
     "indices) -> (Tensor(a!) values, Tensor(b!) indices)",
     "mode",
-    "strict",
     ("values", "indices"),
+    check=same_dtype,
 )

@@ -10,11 +10,10 @@ from ...tensor.dtype import (
     int64,
 )
 from .. import _shape
-from .._define import aten, aten_lib, composite, defop, meta
+from .._define import aten, composite, meta
 from .._meta_util import check, new_meta, shape_of
+from .._variants import castable, out_variant, same_dtype, same_dtype_as_input
 from .rules import (
-    _out_form,
-    _write_out,
     check_dim_nonempty,
     check_empty_dims,
     check_nonempty_input,
@@ -49,28 +48,13 @@ def amin(self, dim=(), keepdim=False):
     return _amax_meta("amin", self, dim, keepdim)
 
 
-def _amax_out(name: str) -> None:
-    op = defop(
-        f"{name}.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) "
-        f"-> Tensor(a!)"
+for _name in ("amax", "amin"):
+    out_variant(
+        f"{_name}.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) "
+        f"-> Tensor(a!)",
+        _name,
+        check=same_dtype_as_input,
     )
-    fn = aten(name)
-
-    def out_kernel(self, dim=(), keepdim=False, *, out):
-        result = fn(self, dim, keepdim)
-        if out._dtype is not self._dtype:
-            raise RuntimeError(
-                f"Expected the dtype for input and out to match, but got {self._dtype._short} "
-                f"for input's dtype and {out._dtype._short} for out's dtype."
-            )
-        _write_out(out, result)
-        return out
-
-    aten_lib.impl(op, out_kernel, "CompositeExplicitAutograd")
-
-
-_amax_out("amax")
-_amax_out("amin")
 
 
 @meta("max(Tensor self) -> Tensor")
@@ -103,22 +87,22 @@ def min_dim(self, dim, keepdim=False):
     return _max_dim_meta("min", self, dim, keepdim)
 
 
-_out_form(
+out_variant(
     "max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) "
     "max_values) -> (Tensor(a!) values, Tensor(b!) indices)",
     "max.dim",
-    "strict",
     ("max", "max_values"),
+    check=same_dtype,
 )
-_out_form(
+out_variant(
     "min.dim_min(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) min, Tensor(b!) "
     "min_indices) -> (Tensor(a!) values, Tensor(b!) indices)",
     "min.dim",
-    "strict",
     ("min", "min_indices"),
+    check=same_dtype,
 )
-_out_form("max.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "max", "cast")
-_out_form("min.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "min", "cast")
+out_variant("max.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "max", check=castable)
+out_variant("min.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "min", check=castable)
 
 
 @composite("max.other(Tensor self, Tensor other) -> Tensor")
@@ -173,15 +157,15 @@ def argmin(self, dim=None, keepdim=False):
     return _argmax_meta("argmin", self, dim, keepdim)
 
 
-_out_form(
+out_variant(
     "argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)",
     "argmax",
-    "strict",
+    check=same_dtype,
 )
-_out_form(
+out_variant(
     "argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)",
     "argmin",
-    "strict",
+    check=same_dtype,
 )
 
 
@@ -205,10 +189,10 @@ def aminmax(self, *, dim=None, keepdim=False):
     return new_meta(shape, self._dtype), new_meta(shape, self._dtype)
 
 
-_out_form(
+out_variant(
     "aminmax.out(Tensor self, *, int? dim=None, bool keepdim=False, Tensor(a!) min, Tensor(b!) "
     "max) -> (Tensor(a!) min, Tensor(b!) max)",
     "aminmax",
-    "strict",
     ("min", "max"),
+    check=same_dtype,
 )

@@ -14,7 +14,8 @@ from ...tensor.dtype import (
 from .. import _shape
 from .._define import aten, composite_explicit, meta
 from .._meta_util import check, new_meta, shape_of
-from .rules import _out_form, out_shape, reduce_dims
+from .._variants import out_variant, same_dtype
+from .rules import out_shape, reduce_dims
 
 # ----------------------------------------------------------------------------- norms
 
@@ -89,11 +90,11 @@ def linalg_vector_norm(self, ord=2, dim=None, keepdim=False, *, dtype=None):
     return new_meta(out_shape(shape, dims, keepdim), out_dt)
 
 
-_out_form(
+out_variant(
     "linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, "
     "ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
     "linalg_vector_norm",
-    "strict",
+    check=same_dtype,
 )
 
 
@@ -146,26 +147,26 @@ def norm_ScalarOpt_dtype(self, p, *, dtype):
     return _norm(self, p, None, False, dtype)
 
 
-_out_form(
+out_variant(
     "norm.dtype_out(Tensor self, Scalar? p, int[1] dim, bool keepdim, *, ScalarType dtype, "
     "Tensor(a!) out) -> Tensor(a!)",
     "norm.ScalarOpt_dim_dtype",
-    "strict",
+    check=same_dtype,
 )
-_out_form(
+out_variant(
     "norm.out(Tensor self, Scalar? p, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> "
     "Tensor(a!)",
     "norm.ScalarOpt_dim",
-    "strict",
+    check=same_dtype,
 )
-_out_form(
+out_variant(
     "norm.ScalarOpt_dtype_out(Tensor self, Scalar? p, *, ScalarType dtype, Tensor(a!) out) -> "
     "Tensor(a!)",
     "norm.ScalarOpt_dtype",
-    "strict",
+    check=same_dtype,
 )
-_out_form(
+out_variant(
     "norm.Scalar_out(Tensor self, Scalar p=2, *, Tensor(a!) out) -> Tensor(a!)",
     "norm.Scalar",
-    "strict",
+    check=same_dtype,
 )

@@ -5,7 +5,6 @@ errors, and the out= form builder."""
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
 from typing import Any
 
 from ...tensor._tensor import Tensor
@@ -16,31 +15,10 @@ from ...tensor.dtype import (
 )
 from ...tensor.layout import strided
 from .. import _shape
-from .._define import aten, aten_lib, defop
+from .._define import aten
 from .._meta_util import check
-from .._variants import check_out_dtype, resize_output
 
 # ----------------------------------------------------------------------------- shared helpers
-
-#: c10's C++ type names, as structured kernels print them in out= dtype errors.
-_CPP = {
-    "float32": "float",
-    "float64": "double",
-    "float16": "c10::Half",
-    "bfloat16": "c10::BFloat16",
-    "int64": "long int",
-    "int32": "int",
-    "int16": "short int",
-    "int8": "signed char",
-    "uint8": "unsigned char",
-    "bool": "bool",
-    "complex64": "c10::complex<float>",
-    "complex128": "c10::complex<double>",
-}
-
-
-def cpp_type(dt: dtype) -> str:
-    return _CPP[dt.name]
 
 
 def _dt(d: Any) -> dtype | None:
@@ -144,52 +122,6 @@ def not_implemented(kernel_name: str, dt: dtype) -> None:
 
 
 # ----------------------------------------------------------------------------- out= helpers
-
-
-def _strict_out(out: Tensor, dt: dtype) -> None:
-    """Structured kernels' out= check: the dtype must be exactly the result's."""
-    if out._dtype is not dt:
-        raise RuntimeError(
-            f"Expected out tensor to have dtype {cpp_type(dt)}, but got {cpp_type(out._dtype)} "
-            f"instead"
-        )
-
-
-def _write_out(out: Tensor, value: Tensor) -> None:
-    resize_output(out, value._data.shape)
-    aten("copy_")(out, value)
-
-
-def _out_form(
-    schema: str,
-    functional: str,
-    mode: str = "cast",
-    outs: Sequence[str] = ("out",),
-) -> None:
-    """Define an out= form computed by `functional` with PyTorch's dtype rule for `out`:
-    "cast" (can-cast check), "strict" (dtypes equal), "infer" (a missing dtype= is taken from
-    out, as structured sum/prod/cumsum do)."""
-    op = defop(schema)
-    fn = aten(functional)
-    names = tuple(outs)
-
-    def out_kernel(*args: Any, **kwargs: Any) -> Any:
-        targets = [kwargs.pop(n) for n in names]
-        if mode == "infer" and kwargs.get("dtype") is None:
-            kwargs["dtype"] = targets[0]._dtype
-        result = fn(*args, **kwargs)
-        results = result if isinstance(result, tuple) else (result,)
-        for target, value in zip(targets, results):
-            if mode != "cast":
-                _strict_out(target, value._dtype)
-            else:
-                check_out_dtype(target, value._dtype)
-        for target, value in zip(targets, results):
-            _write_out(target, value)
-        return targets[0] if len(targets) == 1 else tuple(targets)
-
-    out_kernel.__name__ = op.__name__
-    aten_lib.impl(op, out_kernel, "CompositeExplicitAutograd")
 
 
 def _to_type(self: Tensor, dt: Any) -> Tensor:

@@ -11,7 +11,8 @@ from ...tensor.dtype import (
 from .. import _shape
 from .._define import aten, aten_lib, defop, meta
 from .._meta_util import new_meta, shape_of
-from .rules import _out_form, cpp_type, sum_dtype
+from .._variants import dtype_from_out, out_variant, same_dtype
+from .rules import sum_dtype
 
 # ----------------------------------------------------------------------------- cumsum / cumprod
 
@@ -35,8 +36,8 @@ def cumprod(self, dim, *, dtype=None):
 def scan_inplace_check(self: Tensor, dt: Any) -> None:
     if dt is not None and to_dtype(dt) is not self._dtype:
         raise RuntimeError(
-            f"Bad in-place call: input tensor dtype {cpp_type(self._dtype)} and output tensor "
-            f"dtype {cpp_type(to_dtype(dt))} should match"
+            f"Bad in-place call: input tensor dtype {self._dtype._cpp} and output tensor "
+            f"dtype {to_dtype(dt)._cpp} should match"
         )
 
 
@@ -56,13 +57,15 @@ def _scan_inplace(name: str) -> None:
 
 _scan_inplace("cumsum")
 _scan_inplace("cumprod")
-_out_form(
+out_variant(
     "cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
     "cumsum",
-    "infer",
+    check=same_dtype,
+    before=dtype_from_out,
 )
-_out_form(
+out_variant(
     "cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
     "cumprod",
-    "infer",
+    check=same_dtype,
+    before=dtype_from_out,
 )

@@ -14,7 +14,8 @@ from ...tensor.dtype import (
 from .. import _shape
 from .._define import aten, aten_lib, composite, composite_explicit, defop, meta
 from .._meta_util import check, new_meta, shape_of
-from .rules import _out_form, _to_type, _write_out, out_shape, reduce_dims
+from .._variants import out_variant, same_dtype, write_out
+from .rules import _to_type, out_shape, reduce_dims
 
 # ----------------------------------------------------------------------------- logsumexp
 
@@ -50,7 +51,7 @@ def logsumexp_out(self, dim, keepdim=False, *, out):
     )
     src = self if self._dtype is out._dtype else aten("_to_copy")(self, dtype=out._dtype)
     result = aten("logsumexp")(src, dim, keepdim)
-    _write_out(out, result)
+    write_out(out, result)
     return out
 
 
@@ -73,15 +74,15 @@ def _log_softmax(self, dim, half_to_float):
     return _softmax_meta(self, dim, half_to_float)
 
 
-_out_form(
+out_variant(
     "_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!)",
     "_softmax",
-    "strict",
+    check=same_dtype,
 )
-_out_form(
+out_variant(
     "_log_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!)",
     "_log_softmax",
-    "strict",
+    check=same_dtype,
 )
 
 

@@ -13,7 +13,7 @@ from ...tensor.layout import strided
 from .. import _shape
 from .._define import aten, composite, composite_explicit, meta
 from .._meta_util import check, meta_like, new_meta, shape_of
-from .rules import _out_form, _strict_out, _write_out
+from .._variants import check_out_dtype_equal, out_variant, same_dtype, write_out
 
 # ----------------------------------------------------------------------------- topk / sort
 
@@ -39,12 +39,12 @@ def topk(self, k, dim=-1, largest=True, sorted=True):  # noqa: A002
     return new_meta(shape, self._dtype), new_meta(shape, int64)
 
 
-_out_form(
+out_variant(
     "topk.values(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True, *, "
     "Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)",
     "topk",
-    "strict",
     ("values", "indices"),
+    check=same_dtype,
 )
 
 
@@ -86,10 +86,10 @@ def _sort_out(
     self: Any, stable: Any, dim: int, descending: bool, values: Tensor, indices: Tensor
 ) -> tuple[Tensor, Tensor]:
     v, i = aten("sort.stable")(self, stable=stable, dim=dim, descending=descending)
-    _strict_out(values, v._dtype)
-    _strict_out(indices, i._dtype)
-    _write_out(values, v)
-    _write_out(indices, i)
+    check_out_dtype_equal(values, v._dtype)
+    check_out_dtype_equal(indices, i._dtype)
+    write_out(values, v)
+    write_out(indices, i)
     return values, indices
 
 

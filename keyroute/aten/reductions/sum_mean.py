@@ -8,7 +8,8 @@ from ...tensor.dtype import (
 )
 from .._define import aten, composite_explicit, meta
 from .._meta_util import check, new_meta, shape_of
-from .rules import _out_form, _strict_out, _write_out, mean_dtype, out_shape, reduce_dims, sum_dtype
+from .._variants import check_out_dtype_equal, dtype_from_out, out_variant, same_dtype, write_out
+from .rules import mean_dtype, out_shape, reduce_dims, sum_dtype
 
 # ----------------------------------------------------------------------------- sum / mean / prod
 
@@ -28,16 +29,17 @@ def sum_dim_IntList(self, dim, keepdim=False, *, dtype=None):
     return new_meta(oshape, sum_dtype(self, dtype))
 
 
-_out_form(
+out_variant(
     "sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, "
     "Tensor(a!) out) -> Tensor(a!)",
     "sum.dim_IntList",
-    "infer",
+    check=same_dtype,
+    before=dtype_from_out,
 )
-_out_form(
+out_variant(
     "sum.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
     "sum",
-    "strict",
+    check=same_dtype,
 )
 
 
@@ -60,14 +62,14 @@ def mean_dim(self, dim, keepdim=False, *, dtype=None):
 def mean_out(self, dim, keepdim=False, *, dtype=None, out):
     mean_dtype(self, dtype)  # the input's dtype is checked before out's is used
     dt = out._dtype if dtype is None else to_dtype(dtype)
-    _strict_out(out, dt)
+    check_out_dtype_equal(out, dt)
     # PyTorch sums into out, then divides in place: an integral out refuses the float quotient.
     check(
         dt.category >= 2,
         f"result type {get_default_dtype()._short} can't be cast to the desired output type "
         f"{dt._short}",
     )
-    _write_out(out, aten("mean.dim")(self, dim, keepdim, dtype=dt))
+    write_out(out, aten("mean.dim")(self, dim, keepdim, dtype=dt))
     return out
 
 
@@ -76,8 +78,8 @@ def mean_out(self, dim, keepdim=False, *, dtype=None, out):
 )
 def mean_dtype_out(self, *, dtype=None, out):
     result = aten("mean")(self, dtype=dtype)
-    _strict_out(out, result._dtype)
-    _write_out(out, result)
+    check_out_dtype_equal(out, result._dtype)
+    write_out(out, result)
     return out
 
 
@@ -93,16 +95,17 @@ def prod_dim_int(self, dim, keepdim=False, *, dtype=None):
     return new_meta(oshape, sum_dtype(self, dtype))
 
 
-_out_form(
+out_variant(
     "prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, "
     "Tensor(a!) out) -> Tensor(a!)",
     "prod.dim_int",
-    "infer",
+    check=same_dtype,
+    before=dtype_from_out,
 )
-_out_form(
+out_variant(
     "prod.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
     "prod",
-    "strict",
+    check=same_dtype,
 )
 
 
@@ -116,9 +119,10 @@ def nansum(self, dim=None, keepdim=False, *, dtype=None):
     return new_meta(oshape, sum_dtype(self, dtype))
 
 
-_out_form(
+out_variant(
     "nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, "
     "Tensor(a!) out) -> Tensor(a!)",
     "nansum",
-    "infer",
+    check=same_dtype,
+    before=dtype_from_out,
 )

@@ -11,8 +11,8 @@ from ...tensor.dtype import (
 )
 from .._define import aten, aten_lib, composite, defop, meta
 from .._meta_util import new_meta, shape_of
-from .._variants import check_out_dtype
-from .rules import _out_form, _to_type, _write_out, out_shape, reduce_dims, var_dtype
+from .._variants import check_out_dtype, out_variant, same_dtype, write_out
+from .rules import _to_type, out_shape, reduce_dims, var_dtype
 
 # ----------------------------------------------------------------------------- var / std
 
@@ -61,7 +61,7 @@ def _var_out(name: str) -> None:
             src = _to_type(self, od)
         result = fn(src, dim, correction=correction, keepdim=keepdim)
         check_out_dtype(out, var_dtype(self))
-        _write_out(out, result)
+        write_out(out, result)
         return out
 
     out_kernel.__name__ = op.__name__
@@ -70,19 +70,19 @@ def _var_out(name: str) -> None:
 
 _var_out("var")
 _var_out("std")
-_out_form(
+out_variant(
     f"var_mean.correction_out(Tensor self, {_CORR}, Tensor(a!) out0, Tensor(b!) out1) -> "
     f"(Tensor(a!), Tensor(b!))",
     "var_mean.correction",
-    "strict",
     ("out0", "out1"),
+    check=same_dtype,
 )
-_out_form(
+out_variant(
     f"std_mean.correction_out(Tensor self, {_CORR}, Tensor(a!) out0, Tensor(b!) out1) -> "
     f"(Tensor(a!), Tensor(b!))",
     "std_mean.correction",
-    "strict",
     ("out0", "out1"),
+    check=same_dtype,
 )
 
 

@@ -8,7 +8,8 @@ gradient). Gradients of broadcast inputs are summed back to the input's shape by
     def _(grad, self, other):
         return grad * other, grad * self
 
-The in-place form of an operator (`mul_.Tensor`) uses the same entry.
+The in-place form of an operator (`mul_.Tensor`) uses the same entry. There are two ways to
+register an entry, `derivative` and `same_formula`; `_registry.py` says when each is used.
 
 One module per operator family, mirroring keyroute/aten/: elementwise, views, reductions,
 linalg, indexing, assembly, nn, backward_ops; then `inplace` (in-place operators with an entry
@@ -18,9 +19,9 @@ generated out= forms). The autograd layer that applies these is keyroute/layers/
 
 from __future__ import annotations
 
-from ._registry import DERIVATIVES, Derivative, derivative
+from ._registry import DERIVATIVES, Derivative, derivative, same_formula
 
-__all__ = ["DERIVATIVES", "NOT_IMPLEMENTED", "Derivative", "derivative"]
+__all__ = ["DERIVATIVES", "NOT_IMPLEMENTED", "Derivative", "derivative", "same_formula"]
 
 # The families register their entries on import; in-place forms reuse entries, so come last.
 from . import (  # noqa: E402, F401, I001

@@ -1,15 +1,29 @@
 """The derivatives table itself: `Derivative`, `DERIVATIVES`, `derivative()`, and the small
-helpers every family's formulas use."""
+helpers every family's formulas use.
+
+A formula is registered in one of two ways, by this rule:
+
+- `derivative(name, node_name, ...)` registers a formula: as a decorator on a ``def``, or
+  called on a lambda or a shared function where a table or a loop registers one formula for
+  several operators (``derivative("exp", "ExpBackward0", save=("result",))(lambda g, result:
+  ...)``).
+- `same_formula(name, node_name, like)` gives an operator another operator's entry under a
+  node name of its own: the in-place forms with their own derivatives.yaml entry, and the
+  ``*_copy`` forms of the views.
+
+Operators without a formula are not here: derivatives.yaml's ``not_implemented`` entries and
+the non-differentiable operators are listed in `no_formula.py`.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..._ops import ops
 
-__all__ = ["DERIVATIVES", "Derivative", "derivative"]
+__all__ = ["DERIVATIVES", "Derivative", "derivative", "same_formula"]
 
 A = ops.aten
 
@@ -51,11 +65,14 @@ def derivative(
     no_grad: Sequence[str] = (),
     condition: Callable[[dict[str, Any]], bool] | None = None,
     self_for: Sequence[str] | None = None,
+    table: dict[str, Derivative] | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Register the formula of aten `name` (as "add.Tensor" / "mm")."""
+    """Register the formula of aten `name` (as "add.Tensor" / "mm") in DERIVATIVES, or in
+    `table`: the entries without a gradient case to check against finite differences are kept
+    in tables of their own (no_formula.NOT_IMPLEMENTED, random.RANDOM_DERIVATIVES)."""
 
     def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
-        DERIVATIVES[name] = Derivative(
+        (DERIVATIVES if table is None else table)[name] = Derivative(
             name,
             node_name,
             fn,
@@ -71,6 +88,11 @@ def derivative(
         return fn
 
     return deco
+
+
+def same_formula(name: str, node_name: str, like: str) -> None:
+    """Register `like`'s entry for aten `name` under `node_name` (see the module docstring)."""
+    DERIVATIVES[name] = replace(DERIVATIVES[like], name=name, node_name=node_name)
 
 
 def _shape(name: str) -> Callable[[dict[str, Any]], tuple[int, ...]]:

@@ -4,7 +4,6 @@ math, activations."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from typing import Any
 
 from ..._ops import ops
@@ -311,83 +310,48 @@ def _clamp_max_t(grad, self, max):  # noqa: A002
 # ----------------------------------------------------------------------------- unary math
 
 
-def _unary(name: str, node: str, save: tuple[str, ...], fn: Callable[..., Any]) -> None:
-    derivative(name, node, save=save)(fn)
-
-
-_unary("exp", "ExpBackward0", ("result",), lambda g, result: (A.mul.Tensor(g, result),))
-_unary(
-    "exp2",
-    "Exp2Backward0",
-    ("result",),
-    lambda g, result: (A.mul.Scalar(A.mul.Tensor(g, result), math.log(2.0)),),
+derivative("exp", "ExpBackward0", save=("result",))(lambda g, result: (A.mul.Tensor(g, result),))
+derivative("exp2", "Exp2Backward0", save=("result",))(
+    lambda g, result: (A.mul.Scalar(A.mul.Tensor(g, result), math.log(2.0)),)
 )
-_unary(
-    "expm1",
-    "Expm1Backward0",
-    ("result",),
-    lambda g, result: (A.mul.Tensor(g, A.add.Scalar(result, 1)),),
+derivative("expm1", "Expm1Backward0", save=("result",))(
+    lambda g, result: (A.mul.Tensor(g, A.add.Scalar(result, 1)),)
 )
-_unary("log", "LogBackward0", ("self",), lambda g, self: (A.div.Tensor(g, self),))
-_unary(
-    "log1p", "Log1PBackward0", ("self",), lambda g, self: (A.div.Tensor(g, A.add.Scalar(self, 1)),)
+derivative("log", "LogBackward0", save=("self",))(lambda g, self: (A.div.Tensor(g, self),))
+derivative("log1p", "Log1PBackward0", save=("self",))(
+    lambda g, self: (A.div.Tensor(g, A.add.Scalar(self, 1)),)
 )
-_unary(
-    "log2",
-    "Log2Backward0",
-    ("self",),
-    lambda g, self: (A.div.Tensor(g, A.mul.Scalar(self, math.log(2.0))),),
+derivative("log2", "Log2Backward0", save=("self",))(
+    lambda g, self: (A.div.Tensor(g, A.mul.Scalar(self, math.log(2.0))),)
 )
-_unary(
-    "log10",
-    "Log10Backward0",
-    ("self",),
-    lambda g, self: (A.div.Tensor(g, A.mul.Scalar(self, math.log(10.0))),),
+derivative("log10", "Log10Backward0", save=("self",))(
+    lambda g, self: (A.div.Tensor(g, A.mul.Scalar(self, math.log(10.0))),)
 )
-_unary(
-    "sqrt",
-    "SqrtBackward0",
-    ("result",),
-    lambda g, result: (A.div.Tensor(g, A.mul.Scalar(result, 2)),),
+derivative("sqrt", "SqrtBackward0", save=("result",))(
+    lambda g, result: (A.div.Tensor(g, A.mul.Scalar(result, 2)),)
 )
-_unary(
-    "rsqrt",
-    "RsqrtBackward0",
-    ("result",),
-    lambda g, result: (A.mul.Tensor(A.mul.Scalar(g, -0.5), A.pow.Tensor_Scalar(result, 3)),),
+derivative("rsqrt", "RsqrtBackward0", save=("result",))(
+    lambda g, result: (A.mul.Tensor(A.mul.Scalar(g, -0.5), A.pow.Tensor_Scalar(result, 3)),)
 )
-_unary(
-    "reciprocal",
-    "ReciprocalBackward0",
-    ("result",),
-    lambda g, result: (A.mul.Tensor(A.neg.default(g), A.mul.Tensor(result, result)),),
+derivative("reciprocal", "ReciprocalBackward0", save=("result",))(
+    lambda g, result: (A.mul.Tensor(A.neg.default(g), A.mul.Tensor(result, result)),)
 )
-_unary("sin", "SinBackward0", ("self",), lambda g, self: (A.mul.Tensor(g, A.cos.default(self)),))
-_unary(
-    "cos",
-    "CosBackward0",
-    ("self",),
-    lambda g, self: (A.mul.Tensor(A.neg.default(g), A.sin.default(self)),),
+derivative("sin", "SinBackward0", save=("self",))(
+    lambda g, self: (A.mul.Tensor(g, A.cos.default(self)),)
 )
-_unary(
-    "tan",
-    "TanBackward0",
-    ("result",),
-    lambda g, result: (A.mul.Tensor(g, A.add.Scalar(A.mul.Tensor(result, result), 1)),),
+derivative("cos", "CosBackward0", save=("self",))(
+    lambda g, self: (A.mul.Tensor(A.neg.default(g), A.sin.default(self)),)
 )
-_unary(
-    "tanh", "TanhBackward0", ("result",), lambda g, result: (A.tanh_backward.default(g, result),)
+derivative("tan", "TanBackward0", save=("result",))(
+    lambda g, result: (A.mul.Tensor(g, A.add.Scalar(A.mul.Tensor(result, result), 1)),)
 )
-_unary(
-    "sigmoid",
-    "SigmoidBackward0",
-    ("result",),
-    lambda g, result: (A.sigmoid_backward.default(g, result),),
+derivative("tanh", "TanhBackward0", save=("result",))(
+    lambda g, result: (A.tanh_backward.default(g, result),)
 )
-_unary(
-    "erf",
-    "ErfBackward0",
-    ("self",),
+derivative("sigmoid", "SigmoidBackward0", save=("result",))(
+    lambda g, result: (A.sigmoid_backward.default(g, result),)
+)
+derivative("erf", "ErfBackward0", save=("self",))(
     lambda g, self: (
         A.mul.Tensor(
             g,
@@ -395,12 +359,9 @@ _unary(
                 A.exp.default(A.neg.default(A.mul.Tensor(self, self))), 2.0 / math.sqrt(math.pi)
             ),
         ),
-    ),
+    )
 )
-_unary(
-    "erfc",
-    "ErfcBackward0",
-    ("self",),
+derivative("erfc", "ErfcBackward0", save=("self",))(
     lambda g, self: (
         A.mul.Tensor(
             g,
@@ -408,50 +369,38 @@ _unary(
                 A.exp.default(A.neg.default(A.mul.Tensor(self, self))), -2.0 / math.sqrt(math.pi)
             ),
         ),
-    ),
+    )
 )
-_unary(
-    "asin",
-    "AsinBackward0",
-    ("self",),
-    lambda g, self: (A.div.Tensor(g, A.sqrt.default(A.rsub.Scalar(A.mul.Tensor(self, self), 1))),),
+derivative("asin", "AsinBackward0", save=("self",))(
+    lambda g, self: (A.div.Tensor(g, A.sqrt.default(A.rsub.Scalar(A.mul.Tensor(self, self), 1))),)
 )
-_unary(
-    "acos",
-    "AcosBackward0",
-    ("self",),
+derivative("acos", "AcosBackward0", save=("self",))(
     lambda g, self: (
         A.neg.default(A.div.Tensor(g, A.sqrt.default(A.rsub.Scalar(A.mul.Tensor(self, self), 1)))),
-    ),
+    )
 )
-_unary(
-    "atan",
-    "AtanBackward0",
-    ("self",),
-    lambda g, self: (A.div.Tensor(g, A.add.Scalar(A.mul.Tensor(self, self), 1)),),
+derivative("atan", "AtanBackward0", save=("self",))(
+    lambda g, self: (A.div.Tensor(g, A.add.Scalar(A.mul.Tensor(self, self), 1)),)
 )
-_unary("sinh", "SinhBackward0", ("self",), lambda g, self: (A.mul.Tensor(g, A.cosh.default(self)),))
-_unary("cosh", "CoshBackward0", ("self",), lambda g, self: (A.mul.Tensor(g, A.sinh.default(self)),))
-_unary(
-    "asinh",
-    "AsinhBackward0",
-    ("self",),
-    lambda g, self: (A.div.Tensor(g, A.sqrt.default(A.add.Scalar(A.mul.Tensor(self, self), 1))),),
+derivative("sinh", "SinhBackward0", save=("self",))(
+    lambda g, self: (A.mul.Tensor(g, A.cosh.default(self)),)
 )
-_unary(
-    "acosh",
-    "AcoshBackward0",
-    ("self",),
-    lambda g, self: (A.div.Tensor(g, A.sqrt.default(A.sub.Scalar(A.mul.Tensor(self, self), 1))),),
+derivative("cosh", "CoshBackward0", save=("self",))(
+    lambda g, self: (A.mul.Tensor(g, A.sinh.default(self)),)
 )
-_unary(
-    "atanh",
-    "AtanhBackward0",
-    ("self",),
-    lambda g, self: (A.div.Tensor(g, A.rsub.Scalar(A.mul.Tensor(self, self), 1)),),
+derivative("asinh", "AsinhBackward0", save=("self",))(
+    lambda g, self: (A.div.Tensor(g, A.sqrt.default(A.add.Scalar(A.mul.Tensor(self, self), 1))),)
 )
-_unary("abs", "AbsBackward0", ("self",), lambda g, self: (A.mul.Tensor(g, A.sgn.default(self)),))
-_unary("frac", "FracBackward0", (), lambda g: (g,))
+derivative("acosh", "AcoshBackward0", save=("self",))(
+    lambda g, self: (A.div.Tensor(g, A.sqrt.default(A.sub.Scalar(A.mul.Tensor(self, self), 1))),)
+)
+derivative("atanh", "AtanhBackward0", save=("self",))(
+    lambda g, self: (A.div.Tensor(g, A.rsub.Scalar(A.mul.Tensor(self, self), 1)),)
+)
+derivative("abs", "AbsBackward0", save=("self",))(
+    lambda g, self: (A.mul.Tensor(g, A.sgn.default(self)),)
+)
+derivative("frac", "FracBackward0", save=())(lambda g: (g,))
 for _n, _node in (
     ("sign", "SignBackward0"),
     ("floor", "FloorBackward0"),
@@ -459,7 +408,7 @@ for _n, _node in (
     ("round", "RoundBackward0"),
     ("trunc", "TruncBackward0"),
 ):
-    _unary(_n, _node, (), lambda g: (A.zeros_like.default(g),))
+    derivative(_n, _node, save=())(lambda g: (A.zeros_like.default(g),))
 derivative("round.decimals", "RoundBackward1")(lambda g: (A.zeros_like.default(g),))
 
 

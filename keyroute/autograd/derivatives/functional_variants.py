@@ -9,10 +9,8 @@ formulas of their own, as derivatives.yaml gives them.
 
 from __future__ import annotations
 
-import dataclasses
-
 from ..._ops import ops
-from ._registry import DERIVATIVES, _shape, derivative
+from ._registry import DERIVATIVES, _shape, derivative, same_formula
 
 A = ops.aten
 
@@ -43,9 +41,7 @@ def _entry_name(qualified: str) -> str:
 
 
 for _copy, _view in _COPY_FORMS.items():
-    _base = DERIVATIVES[_view]
-    _name = _entry_name(_copy)
-    DERIVATIVES[_name] = dataclasses.replace(_base, name=_name, node_name=_base.node_name + "_copy")
+    same_formula(_entry_name(_copy), DERIVATIVES[_view].node_name + "_copy", _view)
 
 
 @derivative("fill.Scalar", "FillBackward0")

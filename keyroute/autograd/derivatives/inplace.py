@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from ..._ops import ops
-from ._registry import DERIVATIVES, _shape, _zeros, derivative
+from ._registry import _shape, _zeros, derivative, same_formula
 from .indexing import _index_put
 
 A = ops.aten
@@ -15,10 +14,6 @@ A = ops.aten
 # ----------------------------------------------------------------------------- in-place forms
 # In-place operators with their own derivatives.yaml entry (and so their own node name). The
 # kernel saves self before the op writes it, so the functional operator's formula applies.
-
-
-def _inplace_entry(name: str, node_name: str, functional: str) -> None:
-    DERIVATIVES[name] = dataclasses.replace(DERIVATIVES[functional], name=name, node_name=node_name)
 
 
 for _name, _node, _functional in (
@@ -32,8 +27,9 @@ for _name, _node, _functional in (
     ("squeeze_.dim", "SqueezeBackward4", "squeeze.dim"),
     ("squeeze_.dims", "SqueezeBackward5", "squeeze.dims"),
     ("unsqueeze_", "UnsqueezeBackward1", "unsqueeze"),
+    ("as_strided_", "AsStridedBackward1", "as_strided"),
 ):
-    _inplace_entry(_name, _node, _functional)
+    same_formula(_name, _node, _functional)
 
 
 @derivative("_index_put_impl_", "IndexPutImplBackward0", inputs=("self", "values"),

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..._ops import ops
-from ._registry import Derivative
+from ._registry import Derivative, derivative
 
 A = ops.aten
 
@@ -26,7 +26,7 @@ def _not_implemented(
     def formula(grad: Any) -> Any:
         raise NotImplementedError(f"the derivative for '{what}' is not implemented.")
 
-    NOT_IMPLEMENTED[name] = Derivative(name, node_name, formula, (), tuple(inputs), n_outputs)
+    derivative(name, node_name, inputs=inputs, n_outputs=n_outputs, table=NOT_IMPLEMENTED)(formula)
 
 
 for _name, _node, _n in (

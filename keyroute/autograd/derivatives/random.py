@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import Derivative
+from ._registry import Derivative, derivative
 
 __all__ = ["RANDOM_DERIVATIVES"]
 
@@ -46,10 +46,10 @@ for _name, _node, _inputs in (
     ("normal.float_Tensor", "NormalBackward2", ("std",)),
     ("normal.Tensor_Tensor", "NormalBackward3", ("mean", "std")),
 ):
-    RANDOM_DERIVATIVES[_name] = Derivative(
+    derivative(
         _name,
         _node,
-        _zeros_like_inputs(*_inputs),
         inputs=_inputs,
-        save_computed={f"{n}_shape": _shape_of(n) for n in _inputs},
-    )
+        computed={f"{n}_shape": _shape_of(n) for n in _inputs},
+        table=RANDOM_DERIVATIVES,
+    )(_zeros_like_inputs(*_inputs))

@@ -9,6 +9,7 @@ import numpy as np
 
 from ...aten._define import aten
 from ...dispatcher.registration import Library, register_helper_file
+from ...dispatcher.tls import leaf_kernel
 from ...tensor._tensor import CPU_KEYS, Tensor
 from ...tensor.dtype import dtype
 
@@ -29,15 +30,39 @@ ndarray = np.ndarray
 _new = object.__new__
 
 
-def kernel(*names: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Register the decorated function as the CPU kernel of each named aten operator."""
+def kernel(
+    *names: str, quiet: bool = False, leaf: bool = False
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register the decorated function as the CPU kernel of each named aten operator; the
+    function itself is returned unchanged.
 
-    def wrap_fn(fn: Callable[..., Any]) -> Callable[..., Any]:
+    quiet: run it under ``np.errstate(all="ignore")``. The package's warning filter
+        (kernels/cpu/__init__.py) already silences NumPy's floating-point warnings at no cost,
+        but a user's ``np.seterr(all="raise")`` turns them into exceptions, which PyTorch never
+        raises for inf/nan results. The elementwise kernels take it (about 1 µs a call); their
+        hot kernels do not, and go quiet themselves on their general path.
+    leaf: the kernel calls no operator, so the autograd recorders may call it without the
+        below-autograd guard (dispatcher/tls.py LEAF_KERNELS).
+    """
+
+    def register(fn: Callable[..., Any]) -> Callable[..., Any]:
+        registered = fn
+        if quiet:
+
+            def registered(*args: Any, **kwargs: Any) -> Any:
+                with np.errstate(all="ignore"):
+                    return fn(*args, **kwargs)
+
+            registered.__name__ = fn.__name__
+            registered.__qualname__ = fn.__qualname__
+            registered.__doc__ = fn.__doc__
+        if leaf:
+            leaf_kernel(registered)
         for name in names:
-            cpu_lib.impl(aten(name), fn, "CPU")
+            cpu_lib.impl(aten(name), registered, "CPU")
         return fn
 
-    return wrap_fn
+    return register
 
 
 _OVERLAP_MESSAGE = (

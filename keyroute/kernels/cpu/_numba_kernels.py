@@ -291,6 +291,13 @@ def _inner(buf, off, n, w, ws):  # noqa: ANN001, ANN202
 
 
 @numba.njit(**_JIT)
+def cascade_full(buf, w):  # noqa: ANN001, ANN201
+    """The contiguous buffer summed in PyTorch's inner order (a full reduction)."""
+    ws = np.empty(29 * w, buf.dtype)
+    return _inner(buf, 0, buf.shape[0], w, ws)
+
+
+@numba.njit(**_JIT)
 def cascade_rows(buf, lead, n, w, out):  # noqa: ANN001, ANN201
     """out[r] = row r of the (lead, n) C-ordered buffer summed in PyTorch's inner order."""
     ws = np.empty(29 * w, buf.dtype)

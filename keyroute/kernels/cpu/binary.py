@@ -11,9 +11,9 @@ import numpy as np
 
 from ...aten import elementwise as ew
 from ...aten._promotion import result_type
-from ...tensor._tensor import CPU_KEYS, Tensor
-from ...tensor.dtype import bool_, float32, float64
-from ._elementwise_util import (
+from ...tensor._tensor import CPU_KEYS, Tensor  # noqa: F401  (CPU_KEYS: generated kernels)
+from ...tensor.dtype import bool_, float32, float64  # noqa: F401  (generated kernels)
+from ._elementwise_util import (  # noqa: F401  (the generated kernels read some of these)
     _compute_np,
     _contiguous,
     _finish,
@@ -22,11 +22,12 @@ from ._elementwise_util import (
     _operand,
     _shape_check,
     _wrap,
-    hot_kernel,
-    kernel,
+    hot_kernel_function,
     ndarray,
+    wrap_1d,
 )
-from .elementwise import _FAST_ERRORS, _binary_general, div_Tensor
+from ._kernel import kernel
+from .elementwise import _FAST_ERRORS, _binary_general, div_Tensor  # noqa: F401
 
 # -- integer division by zero, remainder, fmod, floor division
 
@@ -87,7 +88,7 @@ def _binary_kernel(op: str, ufunc: Callable[..., Any], *names: str) -> None:
         return _binary_general(op, ufunc, self, other)
 
     k.__name__ = names[0]
-    kernel(*names)(k)
+    kernel(*names, quiet=True, leaf=True)(k)
 
 
 _binary_kernel(
@@ -97,37 +98,39 @@ _binary_kernel("fmod", _fmod_fn, "fmod.Tensor", "fmod.Scalar")
 _binary_kernel("floor_divide", _div_floor_fn, "floor_divide", "floor_divide.Scalar")
 
 
+# The hot comparison kernel (masks are everywhere): a fast path for same-dtype real tensors and
+# for a float32/float64 tensor against a Python number (compared in the tensor's dtype, as
+# PyTorch does); NumPy emits no floating-point warnings for them.
+_COMPARE_HOT = """\
+def {name}(self, other):
+    try:
+        dt = self._dtype
+        oc = other.__class__
+        if oc is Tensor:
+            b = other._data if other._dtype is dt and 0 < dt.category < 3 else None
+        elif (oc is float or oc is int) and (dt is float32 or dt is float64):
+            b = other
+        else:
+            b = None
+        if b is not None:
+            r = ufunc(self._data, b)
+{wrap}
+            return _finish(r, bool_, (self, other))
+    except _FAST_ERRORS:
+        pass
+    return _binary_general(op, ufunc, self, other)
+"""
+
+
 def _compare_kernel(op: str, ufunc: Callable[..., Any]) -> None:
-    """Comparisons (masks are everywhere): a fast path for same-dtype real tensors and for a
-    float32/float64 tensor against a Python number (compared in the tensor's dtype, as
-    PyTorch does); NumPy emits no floating-point warnings for them."""
-
-    def k(self: Any, other: Any) -> Tensor:
-        try:
-            dt = self._dtype
-            oc = other.__class__
-            if oc is Tensor:
-                b = other._data if other._dtype is dt and 0 < dt.category < 3 else None
-            elif (oc is float or oc is int) and (dt is float32 or dt is float64):
-                b = other
-            else:
-                b = None
-            if b is not None:
-                r = ufunc(self._data, b)
-                if r.ndim == 1 and r.size:
-                    t = _new(Tensor)
-                    t._data = r
-                    t._dtype = bool_
-                    t._ks = CPU_KEYS
-                    t._ag = t._base = t._vc = None
-                    return t
-                return _finish(r, bool_, (self, other))
-        except _FAST_ERRORS:
-            pass
-        return _binary_general(op, ufunc, self, other)
-
-    k.__name__ = op
-    hot_kernel(f"{op}.Tensor", f"{op}.Scalar")(k)
+    k = hot_kernel_function(
+        _COMPARE_HOT,
+        op,
+        {**globals(), "op": op, "ufunc": ufunc},
+        __file__,
+        wrap=wrap_1d(12, "bool_"),
+    )
+    kernel(f"{op}.Tensor", f"{op}.Scalar", leaf=True)(k)
 
 
 for _name, _uf in (
@@ -200,7 +203,7 @@ def _bitwise_scalar_kernels() -> None:
             _check_bitwise_scalars(op, self, other)
             return _binary_general(op, fn, self, other)
 
-        kernel(*names)(k)
+        kernel(*names, quiet=True, leaf=True)(k)
 
 
 _bitwise_scalar_kernels()
@@ -244,7 +247,7 @@ def _xlogy_fn(a: Any, b: Any) -> Any:
 _binary_kernel("xlogy", _xlogy_fn, "xlogy.Tensor", "xlogy.Scalar_Other", "xlogy.Scalar_Self")
 
 
-@kernel("div.Tensor_mode", "div.Scalar_mode")
+@kernel("div.Tensor_mode", "div.Scalar_mode", quiet=True, leaf=True)
 def div_mode(self: Any, other: Any, *, rounding_mode: str | None) -> Tensor:
     dt = ew.div_mode_dtype(self, other, rounding_mode)
     if rounding_mode is None:
@@ -329,4 +332,4 @@ def _pow_general(self: Any, exponent: Any) -> Tensor:
     return _finish(r, dt, (self, exponent))
 
 
-hot_kernel("pow.Tensor_Tensor", "pow.Tensor_Scalar", "pow.Scalar")(_pow)
+kernel("pow.Tensor_Tensor", "pow.Tensor_Scalar", "pow.Scalar", leaf=True)(_pow)

@@ -132,6 +132,11 @@ def cascade_sum(a: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray | None:
     does not model PyTorch's order (the caller then sums with NumPy)."""
     if a.dtype not in _FLOATS or a.size == 0:
         return None
+    if axis is None:  # the common full sum: the compiled pass without the general set-up
+        k = _jit.kernels(a.size)
+        if k is not None and (a.flags.c_contiguous or a.flags.f_contiguous):
+            r = np.array(k.cascade_full(a.ravel(order="K"), 32 // a.itemsize), a.dtype)
+            return r.reshape((1,) * a.ndim) if keepdims else r
     nd = a.ndim
     if axis is None:
         dims = tuple(range(nd))

@@ -220,6 +220,13 @@ def _to_copy(
         to_device = COPY_FROM_CPU.get(Device(device).type)
         if to_device is not None:  # the destination backend's copy (tensor/host.py)
             return to_device(self, dt, Device(device))
+        from ...tensor.device import DEVICE_TYPES
+
+        index = DEVICE_TYPES.get(Device(device).type, 0)
+        if index > 16 or index == 13:  # a run-time backend (open_keys.py), PrivateUse1
+            from ...dispatcher.backend_defaults import to_device as via_copy
+
+            return via_copy(self, dt, Device(device), memory_format)
         raise RuntimeError(f"keyroute has no backend for device '{Device(device)}' yet")
     a = self._data
     if a.dtype.kind == "c" and dt.np.kind != "c":
@@ -668,3 +675,7 @@ def _like_kernel(name: str) -> None:
 
 for _name in ("empty_like", "zeros_like", "ones_like", "full_like"):
     _like_kernel(_name)
+
+from ...dispatcher.backend_defaults import register_composites  # noqa: E402
+
+register_composites()  # _to_copy on the other backends (PyTorch's CompositeExplicitAutograd)

@@ -18,7 +18,6 @@ and the in-place binary kernels; the rest of the family is in `unary.py`, `binar
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from typing import Any
 
@@ -40,60 +39,51 @@ from ._elementwise_util import (  # noqa: F401  (the generated kernels read some
     _operand,
     _scalar,
     _shape_check,
-    hot_kernel,
-    kernel,
+    hot_kernel_function,
     ndarray,
+    wrap_1d,
 )
-from ._kernel import check_no_internal_overlap
+from ._kernel import check_no_internal_overlap, kernel
 from .ternary import _addc_functional, _lerp_arrays, lerp_Scalar
 
 # ----------------------------------------------------------------------------- binary
 
 
 def _binary_general(op: str, ufunc: Callable[..., Any], self: Any, other: Any) -> Tensor:
-    """The general binary kernel: PyTorch's result dtype, operands in the compute dtype."""
+    """The general binary kernel: PyTorch's result dtype, operands in the compute dtype. The
+    hot kernels' slow path: it goes quiet itself (np.errstate, see `kernel`'s `quiet`)."""
     with np.errstate(all="ignore"):
-        return _binary_general_loud(op, ufunc, self, other)
-
-
-def _binary_general_loud(op: str, ufunc: Callable[..., Any], self: Any, other: Any) -> Tensor:
-    _shape_check(self, other)
-    dt = ew.binary_dtype(op, self, other)
-    if ew.BINARY_RULE[op] == "bool":
-        cmp_dt = result_type(self, other)
-        ew.check_support(op, cmp_dt)
-        ct = _compute_np(cmp_dt)
-        a, b = _operand(self, cmp_dt, ct), _operand(other, cmp_dt, ct)
-        _shape_check(self, other)
-        return _finish(ufunc(a, b), bool_, (self, other))
-    ct = _compute_np(dt)
-    a, b = _operand(self, dt, ct), _operand(other, dt, ct)
-    _shape_check(self, other)
-    return _finish(ufunc(a, b), dt, (self, other))
+        _shape_check(self, other)  # broadcast errors before dtype errors, as TensorIterator
+        dt = ew.binary_dtype(op, self, other)
+        if ew.BINARY_RULE[op] == "bool":
+            cmp_dt = result_type(self, other)
+            ew.check_support(op, cmp_dt)
+            ct = _compute_np(cmp_dt)
+            a, b = _operand(self, cmp_dt, ct), _operand(other, cmp_dt, ct)
+            return _finish(ufunc(a, b), bool_, (self, other))
+        ct = _compute_np(dt)
+        a, b = _operand(self, dt, ct), _operand(other, dt, ct)
+        return _finish(ufunc(a, b), dt, (self, other))
 
 
 def _add_general(self: Any, other: Any, alpha: Any, sub: bool) -> Tensor:
+    """add/sub's slow path, quiet as `_binary_general`."""
     with np.errstate(all="ignore"):
-        return _add_general_loud(self, other, alpha, sub)
-
-
-def _add_general_loud(self: Any, other: Any, alpha: Any, sub: bool) -> Tensor:
-    _shape_check(self, other)
-    dt = ew.binary_dtype("sub" if sub else "add", self, other)
-    if sub:
-        ew.check_sub(self, other)
-    if alpha is not _ONE:
-        ew.check_alpha(dt, alpha)
-    ct = _compute_np(dt)
-    a, b = _operand(self, dt, ct), _operand(other, dt, ct)
-    _shape_check(self, other)
-    if alpha is not _ONE:
-        al = _scalar(alpha, dt, ct)
-        if dt.category == 2:  # floating: PyTorch's fmadd(other, alpha, self), one rounding
-            r = _fma.fma(b, np.asarray(-al if sub else al, ct), a, ct)
-            return _finish(r, dt, (self, other))
-        b = np.multiply(b, al).astype(ct, copy=False)
-    return _finish(np.subtract(a, b) if sub else np.add(a, b), dt, (self, other))
+        _shape_check(self, other)  # broadcast errors first, as in _binary_general
+        dt = ew.binary_dtype("sub" if sub else "add", self, other)
+        if sub:
+            ew.check_sub(self, other)
+        if alpha is not _ONE:
+            ew.check_alpha(dt, alpha)
+        ct = _compute_np(dt)
+        a, b = _operand(self, dt, ct), _operand(other, dt, ct)
+        if alpha is not _ONE:
+            al = _scalar(alpha, dt, ct)
+            if dt.category == 2:  # floating: PyTorch's fmadd(other, alpha, self), one rounding
+                r = _fma.fma(b, np.asarray(-al if sub else al, ct), a, ct)
+                return _finish(r, dt, (self, other))
+            b = np.multiply(b, al).astype(ct, copy=False)
+        return _finish(np.subtract(a, b) if sub else np.add(a, b), dt, (self, other))
 
 
 # The hot binary kernels. Fast path: two tensors of the same dtype (add/mul: any dtype, sub:
@@ -123,18 +113,6 @@ _sub_uf = np.subtract
 _mul_uf = np.multiply
 _div_uf = np.true_divide
 
-
-# The inline wrap of a fresh 1-d result (most hot results): `_wrap` without its call frame.
-# Generated kernels include it; it is the one written-out copy of `_wrap`.
-_WRAP_1D = """\
-if r.ndim == 1 and r.size:  # a fresh 1-d result: wrap it inline (_wrap without its frame)
-    t = _new(Tensor)
-    t._data = r
-    t._dtype = dt
-    t._ks = CPU_KEYS
-    t._ag = t._base = t._vc = None
-    return t
-"""
 
 # The hot binary kernel, one template for add, sub, mul and div: the fast paths (two tensors of
 # one dtype; a float32/float64 tensor and a nonzero Python float/int, as a cached 0-d array),
@@ -166,30 +144,24 @@ def {name}(self, other{alpha_param}):
 
 
 def _binary_hot(name: str, ufunc: Any, guard: str, general: str, alpha: bool) -> Any:
-    from ...dispatcher.codegen import define, indent
-
-    src = (
-        "# Generated by keyroute/kernels/cpu/elementwise.py from _BINARY_HOT.\n"
-        + _BINARY_HOT.format(
-            name=name,
-            alpha_param=", alpha=1" if alpha else "",
-            alpha_test="alpha is _ONE" if alpha else "True",
-            guard=guard,
-            wrap=indent(_WRAP_1D, 20).rstrip("\n"),
-            wrap16=indent(_WRAP_1D, 16).rstrip("\n"),
-            general=general,
-        )
+    return hot_kernel_function(
+        _BINARY_HOT,
+        name,
+        {**globals(), "ufunc": ufunc},
+        __file__,
+        alpha_param=", alpha=1" if alpha else "",
+        alpha_test="alpha is _ONE" if alpha else "True",
+        guard=guard,
+        wrap=wrap_1d(20),
+        wrap16=wrap_1d(16),
+        general=general,
     )
-    namespace = {**globals(), "ufunc": ufunc}
-    fn = define(src, name, namespace, name, template_file=os.path.abspath(__file__))
-    fn.__module__ = __name__
-    return fn
 
 
-add_Tensor = hot_kernel("add.Tensor")(
+add_Tensor = kernel("add.Tensor", leaf=True)(
     _binary_hot("add_Tensor", _add_uf, "", "_add_general(self, other, alpha, False)", True)
 )
-sub_Tensor = hot_kernel("sub.Tensor")(
+sub_Tensor = kernel("sub.Tensor", leaf=True)(
     _binary_hot(
         "sub_Tensor",
         _sub_uf,
@@ -198,10 +170,10 @@ sub_Tensor = hot_kernel("sub.Tensor")(
         True,
     )
 )
-mul_Tensor = hot_kernel("mul.Tensor")(
+mul_Tensor = kernel("mul.Tensor", leaf=True)(
     _binary_hot("mul_Tensor", _mul_uf, "", "_binary_general('mul', ufunc, self, other)", False)
 )
-div_Tensor = hot_kernel("div.Tensor")(
+div_Tensor = kernel("div.Tensor", leaf=True)(
     _binary_hot(
         "div_Tensor",
         _div_uf,
@@ -212,22 +184,22 @@ div_Tensor = hot_kernel("div.Tensor")(
 )
 
 
-@hot_kernel("add.Scalar")
+@kernel("add.Scalar", leaf=True)
 def add_Scalar(self: Tensor, other: Any, alpha: Any = 1) -> Tensor:
     return add_Tensor(self, other, alpha)
 
 
-@hot_kernel("sub.Scalar")
+@kernel("sub.Scalar", leaf=True)
 def sub_Scalar(self: Tensor, other: Any, alpha: Any = 1) -> Tensor:
     return sub_Tensor(self, other, alpha)
 
 
-@hot_kernel("mul.Scalar")
+@kernel("mul.Scalar", leaf=True)
 def mul_Scalar(self: Tensor, other: Any) -> Tensor:
     return mul_Tensor(self, other)
 
 
-@hot_kernel("div.Scalar")
+@kernel("div.Scalar", leaf=True)
 def div_Scalar(self: Tensor, other: Any) -> Tensor:
     return div_Tensor(self, other)
 
@@ -246,12 +218,12 @@ def _rsub(self: Any, other: Any, alpha: Any = 1) -> Tensor:
     return _finish(np.subtract(b, a), dt, (other, self))
 
 
-@kernel("rsub.Tensor")
+@kernel("rsub.Tensor", quiet=True, leaf=True)
 def rsub_Tensor(self: Any, other: Any, alpha: Any = 1) -> Tensor:
     return _rsub(self, other, alpha)
 
 
-@kernel("rsub.Scalar")
+@kernel("rsub.Scalar", quiet=True, leaf=True)
 def rsub_Scalar(self: Tensor, other: Any, alpha: Any = 1) -> Tensor:
     return _rsub(self, other, alpha)
 
@@ -311,7 +283,7 @@ for _name, _uf, _fn, _al in (
     ("div_", np.true_divide, div_Tensor, False),
 ):
     _k = _inplace_binary(_uf, _name, _fn, _al)
-    hot_kernel(f"{_name}.Tensor", f"{_name}.Scalar")(_k)
+    kernel(f"{_name}.Tensor", f"{_name}.Scalar", leaf=True)(_k)
 
 
 # In-place forms of the optimizer's operators (lerp_, addcmul_, addcdiv_): computed into self
@@ -338,7 +310,7 @@ def _copy_result(self: Tensor, result: Tensor) -> Tensor:
     return self
 
 
-@hot_kernel("lerp_.Scalar")
+@kernel("lerp_.Scalar", leaf=True)
 def lerp__Scalar(self: Tensor, end: Tensor, weight: Any) -> Tensor:
     if weight.__class__ is float and _same_float(self, end):
         check_no_internal_overlap(self._data)
@@ -364,7 +336,7 @@ def _addc_inplace(op: str, functional: Callable[..., Tensor]) -> None:
         return _copy_result(self, functional(self, tensor1, tensor2, value=value))
 
     k.__name__ = op + "_"
-    hot_kernel(op + "_")(k)
+    kernel(op + "_", leaf=True)(k)
 
 
 _addc_inplace("addcmul", _addc_functional["addcmul"])

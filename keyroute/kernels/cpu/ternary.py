@@ -21,8 +21,8 @@ from ._elementwise_util import (
     _operand,
     _scalar,
     _shape_check,
-    kernel,
 )
+from ._kernel import kernel
 
 # -- lerp, addcmul, addcdiv
 
@@ -30,7 +30,7 @@ from ._elementwise_util import (
 _lerp_arrays = _fma.lerp  # PyTorch's fused |w| < 0.5 ? a + w (b - a) : b - (b - a)(1 - w)
 
 
-@kernel("lerp.Scalar")
+@kernel("lerp.Scalar", quiet=True, leaf=True)
 def lerp_Scalar(self: Tensor, end: Tensor, weight: Any) -> Tensor:
     dt = ew.lerp_check(self, end, weight, "lerp.Scalar")
     ct = _compute_np(dt)
@@ -40,7 +40,7 @@ def lerp_Scalar(self: Tensor, end: Tensor, weight: Any) -> Tensor:
     return _finish(_lerp_arrays(a, b, w, ct), dt, (self, end))
 
 
-@kernel("lerp.Tensor")
+@kernel("lerp.Tensor", quiet=True, leaf=True)
 def lerp_Tensor(self: Tensor, end: Tensor, weight: Tensor) -> Tensor:
     dt = ew.lerp_check(self, end, weight, "lerp.Tensor")
     ct = _compute_np(dt)
@@ -60,7 +60,7 @@ def _addc(op: str) -> Callable[..., Tensor]:
         return _finish(r, dt, (self, tensor1, tensor2))
 
     k.__name__ = op
-    kernel(op)(k)
+    kernel(op, quiet=True, leaf=True)(k)
     return k
 
 
@@ -70,7 +70,7 @@ _addc_functional = {"addcmul": _addc("addcmul"), "addcdiv": _addc("addcdiv")}
 # -- where, masked_fill
 
 
-@kernel("where.self")
+@kernel("where.self", quiet=True, leaf=True)
 def where_self(condition: Tensor, self: Tensor, other: Tensor) -> Tensor:
     ew.check_where_condition(condition)
     if condition._dtype is not bool_:
@@ -105,17 +105,17 @@ def _masked_fill(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     return _contiguous(out, dt)
 
 
-@kernel("masked_fill.Scalar")
+@kernel("masked_fill.Scalar", quiet=True, leaf=True)
 def masked_fill_Scalar(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     return _masked_fill(self, mask, value)
 
 
-@kernel("masked_fill.Tensor")
+@kernel("masked_fill.Tensor", quiet=True, leaf=True)
 def masked_fill_Tensor(self: Tensor, mask: Tensor, value: Tensor) -> Tensor:
     return _masked_fill(self, mask, value)
 
 
-@kernel("masked_fill_.Scalar", "masked_fill_.Tensor")
+@kernel("masked_fill_.Scalar", "masked_fill_.Tensor", quiet=True, leaf=True)
 def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     # Written in place, without an overlap check: PyTorch still allows (deprecated) masked
     # fills of expanded tensors.

@@ -10,9 +10,9 @@ from typing import Any
 import numpy as np
 
 from ...aten import elementwise as ew
-from ...tensor._tensor import CPU_KEYS, Tensor
-from ...tensor.dtype import bool_, float32, float64
-from ._elementwise_util import (
+from ...tensor._tensor import CPU_KEYS, Tensor  # noqa: F401  (CPU_KEYS: generated kernels)
+from ...tensor.dtype import bool_, float32, float64  # noqa: F401  (generated kernels)
+from ._elementwise_util import (  # noqa: F401  (the generated kernels read some of these)
     _ZERO32,
     _ZERO64,
     _compute_np,
@@ -23,10 +23,11 @@ from ._elementwise_util import (
     _operand,
     _scalar,
     _shape_check,
-    hot_kernel,
-    kernel,
+    hot_kernel_function,
     ndarray,
+    wrap_1d,
 )
+from ._kernel import kernel
 from ._special import erf_array, erfc_array
 
 # ----------------------------------------------------------------------------- unary
@@ -78,31 +79,48 @@ _UNARY_FLOAT_FN: dict[str, Callable[[np.ndarray], Any]] = {
 }
 
 
-def _unary_float(name: str, fn: Callable[[np.ndarray], Any]) -> Callable[[Tensor], Tensor]:
-    def k(self: Tensor) -> Tensor:
-        dt = self._dtype
-        if dt is float32 or dt is float64:  # fast path
-            r = fn(self._data)
-            if r.ndim == 1 and r.size:  # a fresh 1-d result: wrap it inline
-                t = _new(Tensor)
-                t._data = r
-                t._dtype = dt
-                t._ks = CPU_KEYS
-                t._ag = t._base = t._vc = None
-                return t
-            return _finish_same(r, dt, (self,))
-        dt = ew.float_result(dt)
-        ct = _compute_np(dt)
-        a = self._data
-        with np.errstate(all="ignore"):
-            return _finish(fn(a if a.dtype == ct else a.astype(ct)), dt, (self,))
+# The hot unary kernel, one template for the float table, neg, relu and the activations: a
+# float32/float64 tensor (and, for the activations, no parameters) takes the fast path, whose
+# fresh 1-d results are wrapped inline; everything else takes `{general}`.
+_UNARY_HOT = """\
+def {name}(self{params}):
+    dt = self._dtype
+    if (dt is float32 or dt is float64){test}:  # fast path
+        r = {compute}
+{wrap}
+        return _finish_same(r, dt, (self,))
+    return {general}
+"""
 
-    k.__name__ = name
-    return k
+
+def _unary_hot(name: str, compute: str, general: str, namespace: dict[str, Any], **kw: str) -> Any:
+    fields = {"params": "", "test": "", **kw}
+    return hot_kernel_function(
+        _UNARY_HOT,
+        name,
+        {**globals(), **namespace},
+        __file__,
+        compute=compute,
+        general=general,
+        wrap=wrap_1d(8),
+        **fields,
+    )
+
+
+def _unary_float_general(fn: Callable[[np.ndarray], Any], self: Tensor) -> Tensor:
+    dt = ew.float_result(self._dtype)
+    ct = _compute_np(dt)
+    a = self._data
+    with np.errstate(all="ignore"):
+        return _finish(fn(a if a.dtype == ct else a.astype(ct)), dt, (self,))
+
+
+def _unary_float(name: str, fn: Callable[[np.ndarray], Any]) -> Callable[[Tensor], Tensor]:
+    return _unary_hot(name, "fn(self._data)", "_unary_float_general(fn, self)", {"fn": fn})
 
 
 for _name, _fn in _UNARY_FLOAT_FN.items():
-    hot_kernel(_name)(_unary_float(_name, _fn))
+    kernel(_name, leaf=True)(_unary_float(_name, _fn))
 
 
 def _same(name: str) -> Callable[[Callable[[np.ndarray], Any]], Callable[[Tensor], Tensor]]:
@@ -119,7 +137,7 @@ def _same(name: str) -> Callable[[Callable[[np.ndarray], Any]], Callable[[Tensor
             return _finish(r, out_dt, (self,))
 
         k.__name__ = name
-        kernel(name)(k)
+        kernel(name, quiet=True, leaf=True)(k)
         return fn
 
     return deco
@@ -169,39 +187,29 @@ def _bitwise_not(a: np.ndarray) -> np.ndarray:
     return np.logical_not(a) if a.dtype.kind == "b" else np.invert(a)
 
 
-@hot_kernel("neg")
-def neg(self: Tensor) -> Tensor:
-    dt = self._dtype
-    if dt is float32 or dt is float64:  # fast path
-        r = np.negative(self._data)
-        if r.ndim == 1 and r.size:  # a fresh 1-d result: wrap it inline
-            t = _new(Tensor)
-            t._data = r
-            t._dtype = dt
-            t._ks = CPU_KEYS
-            t._ag = t._base = t._vc = None
-            return t
-        return _finish_same(r, dt, (self,))
-    ew.check_unary_same("neg", dt)
-    return _finish(np.negative(self._data), dt, (self,))
+def _neg_general(self: Tensor) -> Tensor:
+    ew.check_unary_same("neg", self._dtype)
+    return _finish(np.negative(self._data), self._dtype, (self,))
 
 
-@hot_kernel("relu")
-def relu(self: Tensor) -> Tensor:
-    dt = self._dtype
-    if dt is float32 or dt is float64:  # fast path (NaN propagates through maximum)
-        r = np.maximum(self._data, _ZERO32 if dt is float32 else _ZERO64)
-        if r.ndim == 1 and r.size:  # a fresh 1-d result: wrap it inline
-            t = _new(Tensor)
-            t._data = r
-            t._dtype = dt
-            t._ks = CPU_KEYS
-            t._ag = t._base = t._vc = None
-            return t
-        return _finish_same(r, dt, (self,))
-    ew.check_unary_same("relu", dt)
+def _relu_general(self: Tensor) -> Tensor:
+    ew.check_unary_same("relu", self._dtype)
     a = self._data
-    return _finish(np.maximum(a, np.zeros((), a.dtype)), dt, (self,))
+    return _finish(np.maximum(a, np.zeros((), a.dtype)), self._dtype, (self,))
+
+
+neg = kernel("neg", leaf=True)(
+    _unary_hot("neg", "np.negative(self._data)", "_neg_general(self)", {})
+)
+# NaN propagates through maximum, as through PyTorch's relu.
+relu = kernel("relu", leaf=True)(
+    _unary_hot(
+        "relu",
+        "np.maximum(self._data, _ZERO32 if dt is float32 else _ZERO64)",
+        "_relu_general(self)",
+        {},
+    )
+)
 
 
 def _bool_unary(name: str, fn: Callable[[np.ndarray], Any]) -> None:
@@ -215,7 +223,7 @@ def _bool_unary(name: str, fn: Callable[[np.ndarray], Any]) -> None:
         return _finish(fn(a), bool_, (self,))
 
     k.__name__ = name
-    kernel(name)(k)
+    kernel(name, quiet=True, leaf=True)(k)
 
 
 def _isposinf(a: np.ndarray) -> np.ndarray:
@@ -247,30 +255,30 @@ def _activation(name: str) -> Callable[[Callable[..., Any]], Callable[..., Tenso
     """A float-only unary kernel with parameters: fn(array, *params) -> array."""
 
     def deco(fn: Callable[..., Any]) -> Callable[..., Tensor]:
-        def k(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
-            dt = self._dtype
-            if (dt is float32 or dt is float64) and not args and not kwargs:  # fast path
-                r = fn(self._data)
-                if r.ndim == 1 and r.size:  # a fresh 1-d result: wrap it inline
-                    t = _new(Tensor)
-                    t._data = r
-                    t._dtype = dt
-                    t._ks = CPU_KEYS
-                    t._ag = t._base = t._vc = None
-                    return t
-                return _finish_same(r, dt, (self,))
-            ew.check_activation(name, self, *args, **kwargs)
-            ct = _compute_np(dt)
-            a = self._data
-            with np.errstate(all="ignore"):
-                r = fn(a if a.dtype == ct else a.astype(ct), *args, **kwargs)
-                return _finish(r, dt, (self,))
-
-        k.__name__ = name
-        hot_kernel(name)(k)
+        k = _unary_hot(
+            name,
+            "fn(self._data)",
+            "_activation_general(name, fn, self, args, kwargs)",
+            {"fn": fn, "name": name},
+            params=", *args, **kwargs",
+            test=" and not args and not kwargs",
+        )
+        kernel(name, leaf=True)(k)
         return k
 
     return deco
+
+
+def _activation_general(
+    name: str, fn: Callable[..., Any], self: Tensor, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> Tensor:
+    dt = self._dtype
+    ew.check_activation(name, self, *args, **kwargs)
+    ct = _compute_np(dt)
+    a = self._data
+    with np.errstate(all="ignore"):
+        r = fn(a if a.dtype == ct else a.astype(ct), *args, **kwargs)
+        return _finish(r, dt, (self,))
 
 
 @_activation("silu")
@@ -345,7 +353,7 @@ def _leaky_relu(a: np.ndarray, negative_slope: Any = 0.01) -> np.ndarray:
     return np.where(a > 0, a, a * negative_slope)
 
 
-@kernel("hardtanh")
+@kernel("hardtanh", quiet=True, leaf=True)
 def hardtanh(self: Tensor, min_val: Any = -1, max_val: Any = 1) -> Tensor:
     ew.check_activation("hardtanh", self, min_val, max_val)
     dt = self._dtype
@@ -356,7 +364,7 @@ def hardtanh(self: Tensor, min_val: Any = -1, max_val: Any = 1) -> Tensor:
     return _like(_clamp_arrays(a, lo, hi), dt, self)
 
 
-@kernel("threshold")
+@kernel("threshold", quiet=True, leaf=True)
 def threshold(self: Tensor, threshold: Any, value: Any) -> Tensor:
     dt = self._dtype
     ew.check_support("threshold", dt)
@@ -367,7 +375,7 @@ def threshold(self: Tensor, threshold: Any, value: Any) -> Tensor:
     return _finish(np.where(a <= th, v, a), dt, (self,))
 
 
-@kernel("logit")
+@kernel("logit", quiet=True, leaf=True)
 def logit(self: Tensor, eps: Any = None) -> Tensor:
     dt = ew.float_result(self._dtype)
     ct = _compute_np(dt)
@@ -381,7 +389,7 @@ def logit(self: Tensor, eps: Any = None) -> Tensor:
     return _finish(r, dt, (self,))
 
 
-@kernel("round.decimals")
+@kernel("round.decimals", quiet=True, leaf=True)
 def round_decimals(self: Tensor, *, decimals: int) -> Tensor:
     dt = self._dtype
     ew.check_round_decimals(dt, decimals)
@@ -401,7 +409,7 @@ def round_decimals(self: Tensor, *, decimals: int) -> Tensor:
     return _finish(r, dt, (self,))
 
 
-@kernel("nan_to_num")
+@kernel("nan_to_num", quiet=True, leaf=True)
 def nan_to_num(self: Tensor, nan: Any = None, posinf: Any = None, neginf: Any = None) -> Tensor:
     dt = self._dtype
     a = self._data
@@ -458,31 +466,31 @@ def _clamp_common(self: Tensor, lo: Any, hi: Any, op: str) -> Tensor:
     return _finish(_clamp_arrays(a, lo_, hi_), dt, ins)
 
 
-@kernel("clamp")
+@kernel("clamp", quiet=True, leaf=True)
 def clamp(self: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
     return _clamp_common(self, min, max, "clamp")
 
 
-@kernel("clamp.Tensor")
+@kernel("clamp.Tensor", quiet=True, leaf=True)
 def clamp_Tensor(self: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
     return _clamp_common(self, min, max, "clamp.Tensor")
 
 
-@kernel("clamp_min")
+@kernel("clamp_min", quiet=True, leaf=True)
 def clamp_min(self: Tensor, min: Any) -> Tensor:  # noqa: A002
     return _clamp_common(self, min, None, "clamp_min")
 
 
-@kernel("clamp_max")
+@kernel("clamp_max", quiet=True, leaf=True)
 def clamp_max(self: Tensor, max: Any) -> Tensor:  # noqa: A002
     return _clamp_common(self, None, max, "clamp_max")
 
 
-@kernel("clamp_min.Tensor")
+@kernel("clamp_min.Tensor", quiet=True, leaf=True)
 def clamp_min_Tensor(self: Tensor, min: Tensor) -> Tensor:  # noqa: A002
     return _clamp_common(self, min, None, "clamp_min.Tensor")
 
 
-@kernel("clamp_max.Tensor")
+@kernel("clamp_max.Tensor", quiet=True, leaf=True)
 def clamp_max_Tensor(self: Tensor, max: Tensor) -> Tensor:  # noqa: A002
     return _clamp_common(self, None, max, "clamp_max.Tensor")

@@ -75,6 +75,18 @@ def transpose_(self, dim0, dim1):
     return self
 
 
+@kernel("as_strided_")
+def as_strided_(self, size, stride, storage_offset=None):
+    # setStrided: the new geometry is bound-checked against the storage (strided_view), so
+    # NumPy never sees a stride or offset that leaves the buffer.
+    from .core import as_size, strided_view
+
+    shape, strides = as_size(size), as_size(stride)
+    offset = self.storage_offset() if storage_offset is None else int(storage_offset)
+    self._data = strided_view(self._data, shape, strides, offset)
+    return self
+
+
 @kernel("t_")
 def t_(self):
     a = self._data
