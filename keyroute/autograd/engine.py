@@ -619,14 +619,17 @@ def grad(
     del root_grads
     result = _run(roots, retain_graph, create_graph, capture, False)
     final = []
-    for t, g in zip(ins, result):
+    for index, (t, g) in enumerate(zip(ins, result)):
         if g is None:
             if materialize_grads:
+                # zeros_like(input, requires_grad=create_graph), as torch.autograd.grad
                 g = _ops().zeros_like.default(t)
+                if create_graph:
+                    g.requires_grad_(True)
             elif not allow_unused:
                 raise RuntimeError(
-                    "One of the differentiated Tensors appears to not have been used in the "
-                    "graph. Set allow_unused=True if this is the desired behavior."
+                    f"The differentiated Tensor at index {index} appears to not have been used "
+                    "in the graph. Set allow_unused=True if this is the desired behavior."
                 )
         final.append(g)
     return tuple(final)
