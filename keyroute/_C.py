@@ -103,7 +103,7 @@ _STARTS = frozenset(PER_BACKEND_FUNCTIONALITIES.values())
 
 def _dispatch_keys(t: Any) -> DispatchKeySet:
     """The tensor's own key set (TLS not applied)."""
-    return DispatchKeySet.from_raw(t._ks & VISIBLE_MASK)
+    return DispatchKeySet.from_raw(t._key_set & VISIBLE_MASK)
 
 
 def _dispatch_dump_table(name: str) -> str:

@@ -274,8 +274,8 @@ def _rebuild_from_type_v2(func: Any, new_type: Any, args: Any, state: Any) -> An
     if type(ret) is not new_type:
         if not (isinstance(new_type, type) and issubclass(new_type, Tensor)):
             raise RuntimeError(f"keyroute.load: {new_type!r} is not a tensor type")
-        sub = make_tensor(ret._data, ret._dtype, ret._ks, new_type)
-        sub._ag = ret._ag
+        sub = make_tensor(ret._data, ret._dtype, ret._key_set, new_type)
+        sub._autograd_meta = ret._autograd_meta
         ret = sub
     setstate = getattr(type(ret), "__setstate__", None)
     if setstate is not None and setstate is not getattr(Tensor, "__setstate__", None):

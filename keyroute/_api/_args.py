@@ -39,7 +39,12 @@ def _device_arg(fn: str, device: Any) -> Device:
         raise TypeError(f"{fn}(): argument 'device' must be torch.device, not {_tp_name(device)}")
     if isinstance(device, int):
         raise RuntimeError("Cannot access accelerator device when none is available.")
-    return Device(device)
+    dev = Device(device)
+    if dev.type == "cuda":  # PyTorch initialises CUDA here: a CPU build raises its assertion
+        from ..cuda import _lazy_init
+
+        _lazy_init()
+    return dev
 
 
 def _index_like(v: Any) -> int | None:

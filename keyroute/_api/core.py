@@ -106,8 +106,8 @@ def detach_(self: Tensor) -> Tensor:
             "these gradients. To fix this error, please refer to the Optimizer.zero_grad() "
             "function in torch/optim/optimizer.py as the solution."
         )
-    if self._ag is not None:
-        self._ag.grad_fn = None
+    if self._autograd_meta is not None:
+        self._autograd_meta.grad_fn = None
     set_requires_grad(self, False)
     return self
 

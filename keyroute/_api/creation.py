@@ -771,7 +771,7 @@ def legacy_tensor_new(cls: type, *args: Any, **kwargs: Any) -> Tensor:
     else:
         t = empty(*args, device=device)
     if cls is not Tensor:
-        return make_tensor(t._data, t._dtype, t._ks, cls)
+        return make_tensor(t._data, t._dtype, t._key_set, cls)
     return t
 
 

@@ -153,7 +153,7 @@ class CompiledFunction:
             token = self._snapshots.setdefault(snap, len(self._snapshots))
             self._mod_token = token
             self._epoch = MODULE_EPOCH[0]
-        return (self._mod_token, tuple(t._ks for t in self._mod_tensors))
+        return (self._mod_token, tuple(t._key_set for t in self._mod_tensors))
 
     # -- calling ---------------------------------------------------------------------------
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -185,7 +185,7 @@ class CompiledFunction:
         if self.mode == "reduce-overhead" and spec is None:
             self._replay = (tuple(args), tuple(guards.leaf_key(a) for a in args), key[1], v)
             self._replay_globals = key[3]
-            self._replay_ks = tuple(t._ks for t in self._mod_tensors)
+            self._replay_ks = tuple(t._key_set for t in self._mod_tensors)
         return v.captured.rebuild(outs)
 
     def _call_user(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -365,7 +365,7 @@ def _replay_call(self: CompiledFunction, r: Any, args: tuple[Any, ...]) -> Any:
     for a, p, k in zip(args, prev, keys):
         if isinstance(a, Tensor):
             d = a._data
-            if k[0] != d.shape or k[2] is not a._dtype or k[3] != a._ks or k[1] != d.strides:
+            if k[0] != d.shape or k[2] is not a._dtype or k[3] != a._key_set or k[1] != d.strides:
                 return _MISS
         elif a is not p and (type(a) is not k[0] or a != k[1]):
             return _MISS
@@ -373,7 +373,7 @@ def _replay_call(self: CompiledFunction, r: Any, args: tuple[Any, ...]) -> Any:
         return _MISS
     tensors = [a for a in args if isinstance(a, Tensor)]
     if self.module is not None:
-        if tuple(t._ks for t in self._mod_tensors) != self._replay_ks:
+        if tuple(t._key_set for t in self._mod_tensors) != self._replay_ks:
             return _MISS
         tensors = self._mod_tensors + tensors
     return v.captured.rebuild(v.run(*tensors))

@@ -24,7 +24,7 @@ _SCALARS = (int, float, bool, str, type(None), complex)
 def leaf_key(a: Any) -> Any:
     if isinstance(a, Tensor):
         d = a._data
-        return (d.shape, getattr(d, "strides", None) or a.stride(), a._dtype, a._ks)
+        return (d.shape, getattr(d, "strides", None) or a.stride(), a._dtype, a._key_set)
     if isinstance(a, _SCALARS):
         return (type(a), a)
     if isinstance(a, (tuple, list)) and all(isinstance(x, _SCALARS) for x in a):
@@ -40,7 +40,7 @@ def args_key(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, list[A
             if isinstance(a, Tensor):
                 d = a._data
                 if type(d) is ndarray:  # the common case, inlined (Note [guard key])
-                    out.append((d.shape, d.strides, a._dtype, a._ks))
+                    out.append((d.shape, d.strides, a._dtype, a._key_set))
                 else:
                     out.append(leaf_key(a))
             elif isinstance(a, _SCALARS):

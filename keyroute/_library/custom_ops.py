@@ -312,7 +312,7 @@ def _version_bump_kernel(op: OpOverload) -> Callable[..., Any]:
         for i, name in written:
             value = args[i] if i < n else kwargs.get(name)
             for t in value if isinstance(value, (list, tuple)) else (value,):
-                if hasattr(t, "_ks"):
+                if hasattr(t, "_key_set"):
                     bump_version(t)
         return op._redispatch(ks.repr_ & _AFTER_ADINPLACE, *args, **kwargs)
 
@@ -412,8 +412,8 @@ def _flat_tensors(values: Iterable[Any]) -> list[Any]:
     out: list[Any] = []
     for v in values:
         if isinstance(v, list):
-            out.extend(x for x in v if hasattr(x, "_ks"))
-        elif hasattr(v, "_ks"):
+            out.extend(x for x in v if hasattr(x, "_key_set"))
+        elif hasattr(v, "_key_set"):
             out.append(v)
     return out
 
@@ -460,7 +460,7 @@ def _check_outputs(opdef: CustomOpDef, what: str, out: Any) -> None:
                     f"({schema}) returns a list of tensors."
                 )
             return
-        if returns[0].kind == TENSOR and not hasattr(out, "_ks"):
+        if returns[0].kind == TENSOR and not hasattr(out, "_key_set"):
             raise RuntimeError(
                 f"Unable to cast {out!r} to Tensor: the {impl} of {opdef._qualname} returned "
                 f"{_describe(out)}, but its schema ({schema}) declares one tensor output."
@@ -529,8 +529,9 @@ class _CustomAutogradKernel(LayerKernel):
         op = opdef._opoverload
         schema = op._schema
         ks = keyset.repr_
-        if _tls.s.grad_enabled and any(
-            t._ks & REQUIRES_GRAD_BIT for t in _flat_tensors(list(args) + list(kwargs.values()))
+        if _tls.thread_state.grad_enabled and any(
+            t._key_set & REQUIRES_GRAD_BIT
+            for t in _flat_tensors(list(args) + list(kwargs.values()))
         ):
             # Boxed as PyTorch's dispatcher passes them: the Function's inputs (and so
             # ctx.needs_input_grad) are the positional arguments left after trailing defaults.
@@ -541,7 +542,7 @@ class _CustomAutogradKernel(LayerKernel):
 
 def _below_autograd(op: OpOverload, ks: int, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     """op below autograd, with the autograd keys excluded meanwhile (AutoDispatchBelowAutograd)."""
-    state = _tls.s
+    state = _tls.thread_state
     added = AUTOGRAD_KEYSET & ~state.exclude
     if not added:
         return op._redispatch(ks & _AFTER_AUTOGRAD, *args, **kwargs)
@@ -569,7 +570,7 @@ def _flatten(args: tuple[Any, ...]) -> tuple[list[Any], list[int | None]]:
     flat: list[Any] = []
     spec: list[int | None] = []
     for a in args:
-        if isinstance(a, (list, tuple)) and a and all(hasattr(x, "_ks") for x in a):
+        if isinstance(a, (list, tuple)) and a and all(hasattr(x, "_key_set") for x in a):
             flat.extend(a)
             spec.append(len(a))
         else:

@@ -88,7 +88,7 @@ def meta_view(
 
         nbytes = _root_array(data).nbytes
     m = MetaArray(tuple(shape), tuple(stride), base._dtype.np, offset, nbytes, storage)
-    ks = base._ks if isinstance(data, MetaArray) else META_KEYS
+    ks = base._key_set if isinstance(data, MetaArray) else META_KEYS
     return make_tensor(m, base._dtype, ks, type(base) if isinstance(data, MetaArray) else Tensor)
 
 

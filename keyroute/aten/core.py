@@ -221,7 +221,7 @@ def item(self):
 @meta("detach(Tensor(a) self) -> Tensor(a)")
 def detach(self):
     out = meta_view(self, shape_of(self), self.stride())
-    out._ks &= ~REQUIRES_GRAD_BIT
+    out._key_set &= ~REQUIRES_GRAD_BIT
     return out
 
 

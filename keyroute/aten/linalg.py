@@ -78,7 +78,7 @@ def subclass_like(*tensors: Any) -> bool:
     if mode_stack():
         return True
     python = key_bits(DispatchKey.Python)
-    return any(t is not None and t._ks & python for t in tensors)
+    return any(t is not None and t._key_set & python for t in tensors)
 
 
 def _not_implemented(kernel_name: str, dt: Any) -> None:
@@ -507,8 +507,8 @@ def matmul_out(self, other, *, out):
     if (
         d1
         and d2
-        and _tls.s.grad_enabled
-        and any(t._ks & REQUIRES_GRAD_BIT for t in (self, other, out))
+        and _tls.thread_state.grad_enabled
+        and any(t._key_set & REQUIRES_GRAD_BIT for t in (self, other, out))
     ):
         # PyTorch's _matmul_impl refuses this itself (matmul.out is composite there too).
         raise RuntimeError(

@@ -343,7 +343,7 @@ def linalg_eigvalsh(self, UPLO="L"):
 
     # PyTorch computes the eigenvectors too when the input requires grad (the backward
     # needs them).
-    needs_v = bool(self._ks & REQUIRES_GRAD_BIT)
+    needs_v = bool(self._key_set & REQUIRES_GRAD_BIT)
     return aten("_linalg_eigh")(self, UPLO, needs_v)[0]
 
 
@@ -388,7 +388,7 @@ def linalg_svdvals(A, *, driver=None):
     from ..dispatcher.keyset import REQUIRES_GRAD_BIT
 
     # As PyTorch: U and V are computed only when the backward will need them.
-    needs_uv = bool(A._ks & REQUIRES_GRAD_BIT)
+    needs_uv = bool(A._key_set & REQUIRES_GRAD_BIT)
     return aten("_linalg_svd")(A, False, needs_uv, driver=driver)[1]
 
 

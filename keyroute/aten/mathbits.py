@@ -30,7 +30,7 @@ MATH_BITS = CONJ_BIT | NEG_BIT
 
 def _toggled(self: Any, bit: int) -> Any:
     out = meta_view(self, shape_of(self), self.stride())
-    out._ks = (out._ks & ~bit) | (~self._ks & bit)
+    out._key_set = (out._key_set & ~bit) | (~self._key_set & bit)
     return out
 
 
@@ -51,12 +51,12 @@ def conj(self):
 
 @composite("resolve_conj(Tensor(a) self) -> Tensor(a)")
 def resolve_conj(self):
-    return op("clone")(self) if self._ks & CONJ_BIT else self
+    return op("clone")(self) if self._key_set & CONJ_BIT else self
 
 
 @composite("resolve_neg(Tensor(a) self) -> Tensor(a)")
 def resolve_neg(self):
-    return op("clone")(self) if self._ks & NEG_BIT else self
+    return op("clone")(self) if self._key_set & NEG_BIT else self
 
 
 @meta("_conj_physical(Tensor self) -> Tensor")
@@ -79,7 +79,7 @@ def conj_physical_(self):
 def _as_meta(self: Any, shape: Any, stride: Any, offset: int, dt: Any) -> Any:
     data = self._data
     if isinstance(data, MetaArray):
-        nbytes, storage, ks, cls = data.storage_nbytes, data.storage, self._ks, type(self)
+        nbytes, storage, ks, cls = data.storage_nbytes, data.storage, self._key_set, type(self)
     else:
         from ..tensor._tensor import _root_array
         from ._meta_util import META_KEYS
@@ -96,7 +96,7 @@ from ..tensor._tensor import Tensor  # noqa: E402
 
 def view_as_real_geometry(self: Any) -> tuple[tuple[int, ...], tuple[int, ...], int]:
     check(
-        not self._ks & CONJ_BIT,
+        not self._key_set & CONJ_BIT,
         "view_as_real doesn't work on unresolved conjugated tensors.  To resolve the conjugate "
         "tensor so you can view it as real, use self.resolve_conj(); however, be warned that the "
         "resulting tensor will NOT alias the original.",
@@ -144,7 +144,7 @@ def view_as_complex(self):
 def real(self):
     if not self._dtype.is_complex:
         return self
-    base = op("_conj")(self) if self._ks & CONJ_BIT else self
+    base = op("_conj")(self) if self._key_set & CONJ_BIT else self
     ri = op("view_as_real")(base)
     return op("select.int")(ri, -1, 0)
 
@@ -152,7 +152,7 @@ def real(self):
 @composite("imag(Tensor(a) self) -> Tensor(a)")
 def imag(self):
     check(self._dtype.is_complex, "imag is not implemented for tensors with non-complex dtypes.")
-    if self._ks & CONJ_BIT:
+    if self._key_set & CONJ_BIT:
         ri = op("view_as_real")(op("_conj")(self))
         return op("_neg_view")(op("select.int")(ri, -1, 1))
     return op("select.int")(op("view_as_real")(self), -1, 1)
@@ -160,12 +160,12 @@ def imag(self):
 
 @composite("is_conj(Tensor self) -> bool")
 def is_conj(self):
-    return bool(self._ks & CONJ_BIT)
+    return bool(self._key_set & CONJ_BIT)
 
 
 @composite("is_neg(Tensor self) -> bool")
 def is_neg(self):
-    return bool(self._ks & NEG_BIT)
+    return bool(self._key_set & NEG_BIT)
 
 
 # -- ZeroTensor: tensors known to be all zeros (keyroute/layers/zerotensor.py) ---------------
@@ -181,10 +181,10 @@ def _efficientzerotensor(size, *, dtype=None, layout=None, device=None, pin_memo
     from .core import as_size, factory_dtype
 
     out = new_meta(as_size(size), factory_dtype(dtype))
-    out._ks |= ZERO_BIT
+    out._key_set |= ZERO_BIT
     return out
 
 
 @composite("_is_zerotensor(Tensor self) -> bool")
 def _is_zerotensor(self):
-    return bool(self._ks & ZERO_BIT)
+    return bool(self._key_set & ZERO_BIT)

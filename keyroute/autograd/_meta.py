@@ -1,8 +1,9 @@
 """Per-tensor autograd state: requires_grad (a bit in the key set), AutogradMeta, versions.
 
-`Tensor._ag` is None for a tensor autograd has never touched; otherwise an AutogradMeta with
-its grad, grad_fn, output_nr, hooks and view metadata. `Tensor._vc` is the version counter,
-created on first need and shared by a base and all its views.
+`Tensor._autograd_meta` is None for a tensor autograd has never touched; otherwise an
+AutogradMeta with its grad, grad_fn, output_nr, hooks and view metadata.
+`Tensor._version_counter` is the version counter, created on first need and shared by a base
+and all its views.
 """
 
 from __future__ import annotations
@@ -61,25 +62,25 @@ class AutogradMeta:
 
 
 def autograd_meta(t: Any) -> AutogradMeta:
-    ag = t._ag
+    ag = t._autograd_meta
     if ag is None:
-        ag = t._ag = AutogradMeta()
+        ag = t._autograd_meta = AutogradMeta()
     return ag
 
 
 def version_counter(t: Any) -> VersionCounter:
-    vc = t._vc
+    vc = t._version_counter
     if vc is None:
         if t.is_inference():
             vc = INFERENCE_VERSION
         else:
             vc = VersionCounter()
-        t._vc = vc
+        t._version_counter = vc
     return vc
 
 
 def bump_version(t: Any) -> None:
-    vc = t._vc
+    vc = t._version_counter
     if vc is None:
         vc = version_counter(t)
     if vc is INFERENCE_VERSION:
@@ -106,13 +107,13 @@ def set_requires_grad(t: Any, flag: bool) -> None:
                     "Setting requires_grad=True on inference tensor outside InferenceMode is not "
                     "allowed."
                 )
-        t._ks |= REQUIRES_GRAD_BIT
+        t._key_set |= REQUIRES_GRAD_BIT
         return
-    ag = t._ag
+    ag = t._autograd_meta
     if ag is not None and ag.grad_fn is not None:
         raise RuntimeError(
             "you can only change requires_grad flags of leaf variables. If you want to use a "
             "computed variable in a subgraph that doesn't require differentiation use "
             "var_no_grad = var.detach()."
         )
-    t._ks &= ~REQUIRES_GRAD_BIT
+    t._key_set &= ~REQUIRES_GRAD_BIT

@@ -48,7 +48,7 @@ def _check_hook_result(hook: Any, value: Any, result: Any) -> None:
     """PyTorch's check_single_result: a tensor hook may not change the gradient's type,
     device or size."""
     name = getattr(hook, "__name__", type(hook).__name__)
-    if not hasattr(result, "_ks"):
+    if not hasattr(result, "_key_set"):
         raise TypeError(f"expected Tensor or None (got {type(result).__name__})")
     if result._dtype is not value._dtype or result.device.type != value.device.type:
         raise RuntimeError(
@@ -72,20 +72,20 @@ def accumulate_into_grad(leaf: Any, g: Any, held: int = 0) -> None:
     With a .grad, the gradient is added in place (`add_`), or out of place when grad mode is on
     (create_graph: the sum is differentiable).
     """
-    if g is None or not leaf._ks & REQUIRES_GRAD_BIT:
+    if g is None or not leaf._key_set & REQUIRES_GRAD_BIT:
         return
     meta = autograd_meta(leaf)
     aten = _ops()
     if meta.grad is None:
         if (
-            not _tls.s.grad_enabled
+            not _tls.thread_state.grad_enabled
             and sys.getrefcount(g) <= _OWN_REFS + held
             and _obeys_layout_contract(g, leaf)
         ):
             meta.grad = aten.detach.default(g)
         else:
             meta.grad = _clone_obey_contract(g, leaf)
-    elif _tls.s.grad_enabled:
+    elif _tls.thread_state.grad_enabled:
         meta.grad = aten.add.Tensor(meta.grad, g)
     else:
         aten.add_.Tensor(meta.grad, g)
@@ -253,9 +253,9 @@ def _run(
         if deps.get(node, 0) == 0:
             heapq.heappush(ready, (-node.sequence_nr, next(counter), node))
 
-    prev_grad = _tls.s.grad_enabled
-    _tls.s.grad_enabled = create_graph
-    _tls.s.refresh()
+    prev_grad = _tls.thread_state.grad_enabled
+    _tls.thread_state.grad_enabled = create_graph
+    _tls.thread_state.refresh()
     # The running graph task, for will_engine_execute_node (register_multi_grad_hook).
     prev_task = _graph_task[0]
     _graph_task[0] = (next(_task_ids), seen, needed, accumulate, only)
@@ -295,8 +295,8 @@ def _run(
                 node.release_variables()
     finally:
         _graph_task[0] = prev_task
-        _tls.s.grad_enabled = prev_grad
-        _tls.s.refresh()
+        _tls.thread_state.grad_enabled = prev_grad
+        _tls.thread_state.refresh()
     if capture is None:
         return []
     return [captured.get((id(n), nr)) for n, nr in capture]
@@ -481,7 +481,7 @@ def _grad_list(grads: Any) -> list[Any] | None:
     (anything else fails as tuple() does: "'float' object is not iterable")."""
     if grads is None:
         return None
-    if hasattr(grads, "_ks"):
+    if hasattr(grads, "_key_set"):
         return [grads]
     return list(tuple(grads))
 
@@ -496,7 +496,7 @@ def _root_grads(outputs: list[Any], grad_outputs: list[Any] | None) -> list[Any]
     for i, out in enumerate(outputs):
         g = grad_outputs[i] if grad_outputs is not None and i < len(grad_outputs) else None
         if g is None:
-            if out._ks & REQUIRES_GRAD_BIT:
+            if out._key_set & REQUIRES_GRAD_BIT:
                 if out.numel() != 1:
                     raise RuntimeError("grad can be implicitly created only for scalar outputs")
                 if out._dtype.category != 2:  # integral, bool and complex outputs
@@ -505,7 +505,7 @@ def _root_grads(outputs: list[Any], grad_outputs: list[Any] | None) -> list[Any]
                         f"{out._dtype}"
                     )
                 g = aten.ones_like.default(out, memory_format=_PRESERVE_FORMAT)
-        elif not hasattr(g, "_ks"):
+        elif not hasattr(g, "_key_set"):
             raise TypeError(
                 f"expected Tensor or None as grad_tensors[{i}] (got {type(g).__name__})"
             )
@@ -524,7 +524,7 @@ def _root_grads(outputs: list[Any], grad_outputs: list[Any] | None) -> list[Any]
 
 def _check_outputs(outputs: list[Any]) -> None:
     for i, out in enumerate(outputs):
-        if not out._ks & REQUIRES_GRAD_BIT:
+        if not out._key_set & REQUIRES_GRAD_BIT:
             raise RuntimeError(
                 f"element {i} of tensors does not require grad and does not have a grad_fn"
             )
@@ -612,21 +612,24 @@ def grad(
     _check_outputs(outs)
     capture = []
     for t in ins:
-        if not t._ks & REQUIRES_GRAD_BIT:
+        if not t._key_set & REQUIRES_GRAD_BIT:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
         capture.append(gradient_edge(t))
     roots = list(zip((gradient_edge(o) for o in outs), root_grads))
     del root_grads
     result = _run(roots, retain_graph, create_graph, capture, False)
     final = []
-    for t, g in zip(ins, result):
+    for index, (t, g) in enumerate(zip(ins, result)):
         if g is None:
             if materialize_grads:
+                # zeros_like(input, requires_grad=create_graph), as torch.autograd.grad
                 g = _ops().zeros_like.default(t)
+                if create_graph:
+                    g.requires_grad_(True)
             elif not allow_unused:
                 raise RuntimeError(
-                    "One of the differentiated Tensors appears to not have been used in the "
-                    "graph. Set allow_unused=True if this is the desired behavior."
+                    f"The differentiated Tensor at index {index} appears to not have been used "
+                    "in the graph. Set allow_unused=True if this is the desired behavior."
                 )
         final.append(g)
     return tuple(final)
@@ -637,16 +640,19 @@ def attach_not_implemented(op: Any, args: tuple, kwargs: dict, out: Any) -> None
     warns at backward and passes no gradient on."""
     from .nodes import NotImplementedNode
 
-    tensors = [a for a in list(args) + list(kwargs.values()) if hasattr(a, "_ks")]
-    if not any(t._ks & REQUIRES_GRAD_BIT for t in tensors) or not _tls.s.grad_enabled:
+    tensors = [a for a in list(args) + list(kwargs.values()) if hasattr(a, "_key_set")]
+    if (
+        not any(t._key_set & REQUIRES_GRAD_BIT for t in tensors)
+        or not _tls.thread_state.grad_enabled
+    ):
         return
     outs = out if isinstance(out, (list, tuple)) else (out,)
     node = None
     for i, t in enumerate(outs):
-        if not hasattr(t, "_ks") or t._dtype.category < 2:
+        if not hasattr(t, "_key_set") or t._dtype.category < 2:
             continue
-        if t._ag is not None and t._ag.grad_fn is not None:
-            t._ag.grad_fn.register_prehook(_warn_hook(op))
+        if t._autograd_meta is not None and t._autograd_meta.grad_fn is not None:
+            t._autograd_meta.grad_fn.register_prehook(_warn_hook(op))
             continue
         if any(t is a for a in tensors):
             continue

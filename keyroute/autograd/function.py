@@ -98,7 +98,7 @@ class BackwardCFunction(Node, FunctionCtx):
                     f"(expected {n}, got {len(result)})"
                 )
         for r in result:
-            if r is not None and not hasattr(r, "_ks"):  # PyTorch's THPFunction check
+            if r is not None and not hasattr(r, "_key_set"):  # PyTorch's THPFunction check
                 raise RuntimeError(f"expected Variable or None (got {type(r).__name__})")
         return result
 
@@ -146,8 +146,8 @@ class Function(metaclass=_FunctionMeta):
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
         tensors = [a for a in args if isinstance(a, Tensor)]
-        needs = tuple(isinstance(a, Tensor) and bool(a._ks & REQUIRES_GRAD_BIT) for a in args)
-        differentiable = _tls.s.grad_enabled and any(needs)
+        needs = tuple(isinstance(a, Tensor) and bool(a._key_set & REQUIRES_GRAD_BIT) for a in args)
+        differentiable = _tls.thread_state.grad_enabled and any(needs)
         node = cls._backward_cls(
             collect_next_edges(*[a if isinstance(a, Tensor) else None for a in args])
         )
@@ -156,9 +156,9 @@ class Function(metaclass=_FunctionMeta):
             (tuple(a._data.shape), a._dtype) if isinstance(a, Tensor) else None for a in args
         ]
         custom_setup = cls.setup_context is not Function.setup_context
-        prev = _tls.s.grad_enabled
-        _tls.s.grad_enabled = False
-        _tls.s.refresh()
+        prev = _tls.thread_state.grad_enabled
+        _tls.thread_state.grad_enabled = False
+        _tls.thread_state.refresh()
         try:
             if custom_setup:
                 outputs = cls.forward(*args, **kwargs)
@@ -166,8 +166,8 @@ class Function(metaclass=_FunctionMeta):
             else:
                 outputs = cls.forward(node, *args, **kwargs)
         finally:
-            _tls.s.grad_enabled = prev
-            _tls.s.refresh()
+            _tls.thread_state.grad_enabled = prev
+            _tls.thread_state.refresh()
         single = not isinstance(outputs, tuple)
         outs = (outputs,) if single else outputs
         if differentiable:
@@ -206,8 +206,12 @@ def _wrap_outputs(
             result.append(o)
             continue
         if id(o) in dirty:
-            ag = o._ag
-            if o._ks & REQUIRES_GRAD_BIT and (ag is None or ag.grad_fn is None) and o._base is None:
+            ag = o._autograd_meta
+            if (
+                o._key_set & REQUIRES_GRAD_BIT
+                and (ag is None or ag.grad_fn is None)
+                and o._base is None
+            ):
                 raise RuntimeError(
                     "a leaf Variable that requires grad has been used in an in-place operation."
                 )
@@ -227,7 +231,7 @@ def once_differentiable(fn: Callable[..., Any]) -> Callable[..., Any]:
 
         with no_grad():
             outputs = fn(ctx, *args)
-        if not _tls.s.grad_enabled:
+        if not _tls.thread_state.grad_enabled:
             return outputs
         requires = any(isinstance(a, Tensor) and a.requires_grad for a in args)
         if not requires:

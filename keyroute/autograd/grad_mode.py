@@ -35,12 +35,12 @@ _ADINPLACE = key_bits(DispatchKey.ADInplaceOrView)
 
 
 def is_grad_enabled() -> bool:
-    return _tls.s.grad_enabled
+    return _tls.thread_state.grad_enabled
 
 
 def _set_grad(enabled: bool) -> None:
-    _tls.s.grad_enabled = enabled
-    _tls.s.refresh()
+    _tls.thread_state.grad_enabled = enabled
+    _tls.thread_state.refresh()
 
 
 class _DecoratorContext:
@@ -62,7 +62,7 @@ class no_grad(_DecoratorContext):  # noqa: N801
     """Disable gradient recording inside the block (thread-local)."""
 
     def __enter__(self) -> None:
-        self.prev = _tls.s.grad_enabled
+        self.prev = _tls.thread_state.grad_enabled
         _set_grad(False)
 
     def __exit__(self, *exc: object) -> None:
@@ -73,7 +73,7 @@ class enable_grad(_DecoratorContext):  # noqa: N801
     """Enable gradient recording inside the block."""
 
     def __enter__(self) -> None:
-        self.prev = _tls.s.grad_enabled
+        self.prev = _tls.thread_state.grad_enabled
         _set_grad(True)
 
     def __exit__(self, *exc: object) -> None:
@@ -84,7 +84,7 @@ class set_grad_enabled(_DecoratorContext):  # noqa: N801
     """Set grad mode: takes effect at once (as a function call) or for a block."""
 
     def __init__(self, mode: bool) -> None:
-        self.prev = _tls.s.grad_enabled
+        self.prev = _tls.thread_state.grad_enabled
         self.mode = bool(mode)
         _set_grad(self.mode)
 
@@ -99,7 +99,7 @@ class set_grad_enabled(_DecoratorContext):  # noqa: N801
 
 
 def is_inference_mode_enabled() -> bool:
-    return bool(_tls.s.include & INFERENCE_BIT)
+    return bool(_tls.thread_state.include & INFERENCE_BIT)
 
 
 class inference_mode(_DecoratorContext):  # noqa: N801
@@ -109,20 +109,26 @@ class inference_mode(_DecoratorContext):  # noqa: N801
         self.mode = bool(mode)
 
     def __enter__(self) -> None:
-        self.saved = (_tls.s.include, _tls.s.exclude, _tls.s.grad_enabled)
+        self.saved = (
+            _tls.thread_state.include,
+            _tls.thread_state.exclude,
+            _tls.thread_state.grad_enabled,
+        )
         if self.mode:
-            _tls.s.include = (_tls.s.include & ~_ADINPLACE) | INFERENCE_BIT
-            _tls.s.exclude = _tls.s.exclude | AUTOGRAD_KEYSET
-            _tls.s.grad_enabled = False
+            _tls.thread_state.include = (_tls.thread_state.include & ~_ADINPLACE) | INFERENCE_BIT
+            _tls.thread_state.exclude = _tls.thread_state.exclude | AUTOGRAD_KEYSET
+            _tls.thread_state.grad_enabled = False
         else:
-            _tls.s.include = (_tls.s.include | _ADINPLACE) & ~INFERENCE_BIT
-            _tls.s.exclude = _tls.s.exclude & ~AUTOGRAD_KEYSET
-            _tls.s.grad_enabled = True
-        _tls.s.refresh()
+            _tls.thread_state.include = (_tls.thread_state.include | _ADINPLACE) & ~INFERENCE_BIT
+            _tls.thread_state.exclude = _tls.thread_state.exclude & ~AUTOGRAD_KEYSET
+            _tls.thread_state.grad_enabled = True
+        _tls.thread_state.refresh()
 
     def __exit__(self, *exc: object) -> None:
-        _tls.s.include, _tls.s.exclude, _tls.s.grad_enabled = self.saved
-        _tls.s.refresh()
+        _tls.thread_state.include, _tls.thread_state.exclude, _tls.thread_state.grad_enabled = (
+            self.saved
+        )
+        _tls.thread_state.refresh()
 
     def clone(self) -> inference_mode:
         return inference_mode(self.mode)

@@ -77,8 +77,8 @@ class SavedTensor:
             self.version = 0
             self.requires_grad = False
             return
-        vc = t._vc
-        ks = t._ks
+        vc = t._version_counter
+        ks = t._key_set
         if vc is INFERENCE_VERSION:  # an identity check: free on the common path
             raise RuntimeError(
                 "Inference tensors cannot be saved for backward. Please do not use Tensors "
@@ -86,7 +86,7 @@ class SavedTensor:
                 "this, you can make a clone to get a normal tensor and use it in autograd, or "
                 "use `torch.no_grad()` instead of `torch.inference_mode()`."
             )
-        if not is_output or (ag := t._ag) is None or ag.grad_fn is None:
+        if not is_output or (ag := t._autograd_meta) is None or ag.grad_fn is None:
             # PyTorch's saved_original_ (an input, or an output without history): kept as it
             # is. No counter yet means version 0; the tensor gets one (shared with any later
             # view) when first written, so a later write is still seen at unpack.
@@ -102,13 +102,13 @@ class SavedTensor:
         self.version = vc.version
         self.output_nr = ag.output_nr
         if st is None:
-            st = _tls.s
+            st = _tls.thread_state
         # Note [observed detach], inline: this runs for every saved output
         if (st.modes or ks & _PYTHON_BIT) and not st.exclude & _PYTHON_BIT:
             alias = _aten().detach.default(t)
         else:
             alias = make_tensor(t._data, t._dtype, ks & ~REQUIRES_GRAD_BIT, type(t))
-        alias._vc = vc
+        alias._version_counter = vc
         self.tensor = alias
 
     def unpack(self, node: Node | None = None) -> Any:
@@ -119,7 +119,7 @@ class SavedTensor:
         t = self.tensor
         if t is None:
             return None
-        current = t._vc.version if t._vc is not None else 0
+        current = t._version_counter.version if t._version_counter is not None else 0
         if current != self.version:
             raise RuntimeError(
                 _modified_message(
@@ -128,12 +128,12 @@ class SavedTensor:
             )
         if self.is_output and node is not None:
             # make_variable: a fresh alias (never a view) with the node as its grad_fn.
-            st = _tls.s  # Note [observed detach]
-            if (st.modes or t._ks & _PYTHON_BIT) and not st.exclude & _PYTHON_BIT:
+            st = _tls.thread_state  # Note [observed detach]
+            if (st.modes or t._key_set & _PYTHON_BIT) and not st.exclude & _PYTHON_BIT:
                 out = _aten().detach.default(t)
             else:
-                out = make_tensor(t._data, t._dtype, t._ks, type(t))
-            out._vc = t._vc
+                out = make_tensor(t._data, t._dtype, t._key_set, type(t))
+            out._version_counter = t._version_counter
             set_history(out, node, self.output_nr)
             return out
         return t
@@ -174,7 +174,7 @@ def _modified_message(t: Any, current: int, expected: int, node: Any, output_nr:
 
     shape = ", ".join(str(s) for s in t._data.shape)
     produced = ""
-    ag = t._ag
+    ag = t._autograd_meta
     grad_fn = node if node is not None else (ag.grad_fn if ag is not None else None)
     if grad_fn is not None:
         nr = output_nr if node is not None else ag.output_nr
@@ -337,9 +337,9 @@ def grad_accumulator(t: Any) -> AccumulateGrad:
 
 def gradient_edge(t: Any) -> tuple[Node | None, int]:
     """The edge through which gradient flows to t: its grad_fn, its accumulator, or none."""
-    if t is None or not hasattr(t, "_ks") or not t._ks & REQUIRES_GRAD_BIT:
+    if t is None or not hasattr(t, "_key_set") or not t._key_set & REQUIRES_GRAD_BIT:
         return (None, 0)
-    ag = t._ag
+    ag = t._autograd_meta
     if ag is not None and ag.grad_fn is not None:
         return (ag.grad_fn, ag.output_nr)
     return (grad_accumulator(t), 0)
@@ -354,4 +354,4 @@ def set_history(t: Any, node: Node, output_nr: int) -> None:
     meta: AutogradMeta = autograd_meta(t)
     meta.grad_fn = node
     meta.output_nr = output_nr
-    t._ks |= REQUIRES_GRAD_BIT
+    t._key_set |= REQUIRES_GRAD_BIT

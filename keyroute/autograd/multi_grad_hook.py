@@ -37,9 +37,9 @@ class _MultiHandle:
 
 
 def _node_of(t: Any) -> Any:
-    if not t._ks & REQUIRES_GRAD_BIT:
+    if not t._key_set & REQUIRES_GRAD_BIT:
         raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-    ag = t._ag
+    ag = t._autograd_meta
     if ag is not None and ag.grad_fn is not None:
         return ag.grad_fn
     return grad_accumulator(t)
@@ -91,5 +91,5 @@ def register_multi_grad_hook(
                 ran.add(task)
             fn(grad)
 
-        handles = tuple(t.register_hook(wrapped) for t in tensors if t._ks & REQUIRES_GRAD_BIT)
+        handles = tuple(t.register_hook(wrapped) for t in tensors if t._key_set & REQUIRES_GRAD_BIT)
     return _MultiHandle(handles)

@@ -36,20 +36,20 @@ def pack_with_hooks(saved: Any, t: Any, is_output: bool, accumulator: Callable[[
     from ..autograd.grad_mode import no_grad
 
     pack, unpack = current_hooks()  # type: ignore[misc]
-    ag = t._ag
+    ag = t._autograd_meta
     grad_fn = ag.grad_fn if ag is not None else None
     saved.is_output = is_output and grad_fn is not None
-    saved.requires_grad = bool(t._ks & REQUIRES_GRAD_BIT)
+    saved.requires_grad = bool(t._key_set & REQUIRES_GRAD_BIT)
     saved.version = 0
     saved.tensor = None
     if ag is not None and grad_fn is not None:
         saved.output_nr = ag.output_nr
     acc = accumulator(t) if saved.requires_grad and grad_fn is None else None
-    vc = t._vc
+    vc = t._version_counter
     before = vc.version if vc is not None else 0
     with no_grad():
         packed = pack(t)
-    if (t._vc.version if t._vc is not None else 0) != before:
+    if (t._version_counter.version if t._version_counter is not None else 0) != before:
         raise RuntimeError(
             "A saved tensor pack hook is modifying its input in place. Tensors provided as input "
             "to pack hook can not be modified by in-place operations as this can lead to "
@@ -79,7 +79,7 @@ def register_hooks_on(saved: Any, pack: Callable[[Any], Any], unpack: Callable[[
         return
     from ..autograd.grad_mode import no_grad
 
-    ag = t._ag
+    ag = t._autograd_meta
     grad_fn = None if saved.is_output or ag is None else ag.grad_fn
     acc = ag.grad_accumulator if ag is not None and grad_fn is None else None
     with no_grad():
@@ -100,11 +100,11 @@ def unpack_with_hooks(saved: Any, node: Any) -> Any:
         )
     if saved.is_output:
         grad_fn = node
-    ks = data._ks & ~REQUIRES_GRAD_BIT
+    ks = data._key_set & ~REQUIRES_GRAD_BIT
     if grad_fn is not None or saved.requires_grad:
         ks |= REQUIRES_GRAD_BIT
     out = make_tensor(data._data, data._dtype, ks, type(data))
-    out._vc = data._vc
+    out._version_counter = data._version_counter
     if grad_fn is not None:
         meta = autograd_meta(out)
         meta.grad_fn = grad_fn

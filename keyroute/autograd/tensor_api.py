@@ -12,7 +12,7 @@ from .graph import grad_accumulator
 
 
 def _grad_get(self: Tensor) -> Any:
-    ag = self._ag
+    ag = self._autograd_meta
     if ag is None:
         return None
     if ag.grad is None and ag.grad_fn is not None and not ag.retains_grad:
@@ -48,24 +48,24 @@ def _grad_set(self: Tensor, value: Any) -> None:
 
 
 def _grad_fn(self: Tensor) -> Any:
-    ag = self._ag
+    ag = self._autograd_meta
     return None if ag is None else ag.grad_fn
 
 
 def _is_leaf(self: Tensor) -> bool:
-    ag = self._ag
+    ag = self._autograd_meta
     return ag is None or ag.grad_fn is None
 
 
 def _output_nr(self: Tensor) -> int:
-    ag = self._ag
+    ag = self._autograd_meta
     return 0 if ag is None else ag.output_nr
 
 
 def _version(self: Tensor) -> int:
     from ._meta import INFERENCE_VERSION
 
-    vc = self._vc
+    vc = self._version_counter
     if vc is INFERENCE_VERSION or (vc is None and self.is_inference()):
         raise RuntimeError("Inference tensors do not track version counter.")
     return 0 if vc is None else vc.version
@@ -86,18 +86,18 @@ def backward(
 
 def register_hook(self: Tensor, hook: Callable[[Tensor], Any]) -> Any:
     """hook(grad) runs when this tensor's gradient is computed; it may return a new one."""
-    if not self._ks & REQUIRES_GRAD_BIT:
+    if not self._key_set & REQUIRES_GRAD_BIT:
         raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-    ag = self._ag
+    ag = self._autograd_meta
     if ag is not None and ag.grad_fn is not None:
         return ag.grad_fn._register_tensor_pre_hook(ag.output_nr, hook)
     return grad_accumulator(self)._register_tensor_pre_hook(0, hook)
 
 
 def register_post_accumulate_grad_hook(self: Tensor, hook: Callable[[Tensor], Any]) -> Any:
-    if not self._ks & REQUIRES_GRAD_BIT:
+    if not self._key_set & REQUIRES_GRAD_BIT:
         raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-    if self._ag is not None and self._ag.grad_fn is not None:
+    if self._autograd_meta is not None and self._autograd_meta.grad_fn is not None:
         raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
     meta = autograd_meta(self)
     if meta.post_accumulate_hooks is None:
@@ -110,7 +110,7 @@ def register_post_accumulate_grad_hook(self: Tensor, hook: Callable[[Tensor], An
 
 def retain_grad(self: Tensor) -> None:
     """Keep .grad for this non-leaf tensor during backward."""
-    if not self._ks & REQUIRES_GRAD_BIT:
+    if not self._key_set & REQUIRES_GRAD_BIT:
         raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
     ag = autograd_meta(self)
     if ag.grad_fn is None or ag.retains_grad:
@@ -122,12 +122,12 @@ def retain_grad(self: Tensor) -> None:
 
 
 def _retains_grad(self: Tensor) -> bool:
-    return bool(self._ag is not None and self._ag.retains_grad)
+    return bool(self._autograd_meta is not None and self._autograd_meta.retains_grad)
 
 
 def _data_get(self: Tensor) -> Tensor:
     """A tensor sharing storage, without autograd history (not tracked as a view)."""
-    out = make_tensor(self._data, self._dtype, self._ks & ~REQUIRES_GRAD_BIT, type(self))
+    out = make_tensor(self._data, self._dtype, self._key_set & ~REQUIRES_GRAD_BIT, type(self))
     return out
 
 
@@ -136,7 +136,7 @@ def _data_set(self: Tensor, value: Tensor) -> None:
         raise TypeError("data must be a Tensor")
     self._data = value._data
     self._dtype = value._dtype
-    self._ks = (value._ks & ~REQUIRES_GRAD_BIT) | (self._ks & REQUIRES_GRAD_BIT)
+    self._key_set = (value._key_set & ~REQUIRES_GRAD_BIT) | (self._key_set & REQUIRES_GRAD_BIT)
 
 
 Tensor.grad = property(_grad_get, _grad_set)  # type: ignore[attr-defined]

@@ -187,22 +187,16 @@ def _cpu_fallback(xp: Any, op: Any, *args: Any, **kwargs: Any) -> Any:
     return up(out)
 
 
-def _not_compiled(op: Any, *args: Any, **kwargs: Any) -> Any:
-    raise AssertionError(NOT_COMPILED)
-
-
 def _not_compiled_copy(t: Tensor, dtype: Any, device: Any) -> Any:
     raise AssertionError(NOT_COMPILED)
 
 
 def install_stub() -> None:
-    """No GPU: CUDA tensors cannot be made (PyTorch's CPU-build error)."""
-    if _state["libs"]:
-        return
-    lib = Library._internal("_", "IMPL")
-    lib.fallback(_not_compiled, "CUDA")
-    _state["libs"].append(lib)
-    COPY_FROM_CPU["cuda"] = _not_compiled_copy
+    """No GPU: copies to CUDA raise PyTorch's CPU-build error (factories raise it when they
+    parse device=, _api/_args.py). Nothing is registered on the CUDA key, so the computed
+    tables stay those of PyTorch's CPU build."""
+    if _state["xp"] is None:
+        COPY_FROM_CPU["cuda"] = _not_compiled_copy
 
 
 def install(xp: Any) -> None:

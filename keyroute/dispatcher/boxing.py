@@ -39,7 +39,7 @@ def _plan(schema: Any) -> list[tuple[str, bool, bool, Any]]:
 def _equal(value: Any, default: Any) -> bool:
     if value is default:
         return True
-    if hasattr(value, "_ks") or hasattr(default, "_ks"):
+    if hasattr(value, "_key_set") or hasattr(default, "_key_set"):
         return False
     try:
         if isinstance(value, (list, tuple)) and isinstance(default, (list, tuple)):

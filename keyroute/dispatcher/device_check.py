@@ -77,7 +77,7 @@ def device_checked(op: Any, fn: Callable[..., Any]) -> Callable[..., Any]:
         for i, arg_name, _kind in tensor_args:
             v = args[i] if i < n else kwargs.get(arg_name)
             for t in v if isinstance(v, (list, tuple)) else (v,):
-                if getattr(t, "_ks", None) is None:
+                if getattr(t, "_key_set", None) is None:
                     continue
                 dev = t.device
                 if dev.type == "cpu" and t.dim() == 0:

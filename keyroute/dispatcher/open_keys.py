@@ -293,5 +293,5 @@ def _install_defaults(info: BackendInfo) -> None:
     install(info)
     bits = _keyset.key_bits(info.autocast_key)
     tls.DEFAULT_EXCLUDE |= bits
-    tls.state.s.exclude |= bits
-    tls.state.s.refresh()
+    tls.state.thread_state.exclude |= bits
+    tls.state.thread_state.refresh()

@@ -327,13 +327,13 @@ def _raiser(exc: Exception) -> Callable[..., Any]:
 
 def _arg_keys(value: Any) -> int:
     """Key-set bits a value contributes: a tensor's own, the OR over a list of tensors."""
-    ks = getattr(value, "_ks", None)
+    ks = getattr(value, "_key_set", None)
     if ks is not None:
         return ks
     if isinstance(value, (list, tuple)):
         out = 0
         for v in value:
-            out |= getattr(v, "_ks", 0)
+            out |= getattr(v, "_key_set", 0)
         return out
     return 0
 
@@ -641,7 +641,7 @@ class OpOverload:
 
     def _call_slow(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         ks = self._extract(args, kwargs)
-        include, mask = _tls.s.im
+        include, mask = _tls.thread_state.include_and_mask
         ks = (ks | include) & mask
         fn = self._cache.get(ks)
         if fn is None:
@@ -739,7 +739,7 @@ _SPECIALIZED: dict[tuple[tuple[int, int], ...], type[OpOverload]] = {}
 def _call_source(pattern: tuple[tuple[int, int], ...], required: int, terms: list[str]) -> str:
     """The body of a specialised call: inline key extraction, one TLS read, cached kernel.
     It is dispatcher/reference.py's `dispatch` with each step at its cheapest: the key set
-    from the tensor arguments' `_ks` (this argument pattern's), `include, mask` in one TLS
+    from the tensor arguments' `_key_set` (this argument pattern's), `include, mask` in one TLS
     read, and the kernel `resolve` bound for that key set, cached per key set."""
     return (
         "    n = len(args)\n"
@@ -749,7 +749,7 @@ def _call_source(pattern: tuple[tuple[int, int], ...], required: int, terms: lis
         f"        ks = {' | '.join(terms)}\n"
         "    except AttributeError:  # a non-tensor where the schema wants a Tensor\n"
         "        return call_slow(args, kwargs)\n"
-        "    include, mask = _tls.s.im\n"
+        "    include, mask = _tls.thread_state.include_and_mask\n"
         "    ks = (ks | include) & mask\n"
         "    try:\n"
         "        fn = cache[ks]\n"
@@ -777,11 +777,11 @@ def _pattern_code(
     terms = []
     for n, (i, kind) in enumerate(pattern):
         if n == 0 and kind == TENSOR:
-            terms.append(f"args[{i}]._ks")
+            terms.append(f"args[{i}]._key_set")
         elif i < needed:
-            terms.append(f"_getattr(args[{i}], '_ks', 0)")
+            terms.append(f"_getattr(args[{i}], '_key_set', 0)")
         else:
-            terms.append(f"(_getattr(args[{i}], '_ks', 0) if n > {i} else 0)")
+            terms.append(f"(_getattr(args[{i}], '_key_set', 0) if n > {i} else 0)")
     return pattern, needed, terms
 
 

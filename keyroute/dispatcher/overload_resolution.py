@@ -14,7 +14,7 @@ __all__ = ["choose_overload", "matches"]
 
 
 def _is_tensor(v: Any) -> bool:
-    return hasattr(v, "_ks")
+    return hasattr(v, "_key_set")
 
 
 def _accepts(type_str: str, v: Any, lenient: bool, n: int | None = None) -> bool:

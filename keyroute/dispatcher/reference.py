@@ -48,7 +48,7 @@ def dispatch_key_set(op: OpOverload, args: tuple[Any, ...], kwargs: dict[str, An
     for i, name, _kind in op._tensor_args:  # the union of the tensor arguments' keys
         value = args[i] if i < len(args) else kwargs.get(name)
         ks |= _arg_keys(value)
-    s = _tls.s  # this thread's TLS: its include set is added, its exclude set removed
+    s = _tls.thread_state  # this thread's TLS: its include set is added, its exclude set removed
     ks = (ks | s.include) & (FULL & ~(s.exclude & FUNCTIONALITY_MASK))
     if not s.grad_enabled:
         ks &= ~REQUIRES_GRAD_BIT  # with grad off, no input "requires grad"

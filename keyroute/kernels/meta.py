@@ -109,7 +109,7 @@ def _key(v: Any) -> Any:
         d = v._data
         if d.__class__ is not MetaArray:
             raise _Uncacheable  # a CPU scalar tensor next to meta ones: its value may matter
-        return (d.shape, d.stride, d.offset, d.storage_nbytes, v._dtype, v._ks, cls)
+        return (d.shape, d.stride, d.offset, d.storage_nbytes, v._dtype, v._key_set, cls)
     if cls in _ATOMS:
         return (cls, v)
     if cls is list or cls is tuple:
@@ -138,7 +138,7 @@ def _describe(out: Any, inputs: list[tuple[Any, Any]], seen: set[int], views: bo
     aliases of arguments (an output on an argument's storage is rebuilt as a view of it)."""
     if isinstance(out, Tensor):
         d = out._data
-        if d.__class__ is not MetaArray or out._base is not None or out._ag is not None:
+        if d.__class__ is not MetaArray or out._base is not None or out._autograd_meta is not None:
             raise _Uncacheable
         meta = (
             d.shape,
@@ -147,7 +147,7 @@ def _describe(out: Any, inputs: list[tuple[Any, Any]], seen: set[int], views: bo
             d.offset,
             d.storage_nbytes,
             out._dtype,
-            out._ks,
+            out._key_set,
             out.__class__,
         )
         for storage, where in inputs:
@@ -184,10 +184,10 @@ def _rebuild(entry: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     else:
         return tag(_rebuild(e, args, kwargs) for e in entry[1])
     t._dtype = dt
-    t._ks = ks
-    t._ag = None
+    t._key_set = ks
+    t._autograd_meta = None
     t._base = None
-    t._vc = None
+    t._version_counter = None
     return t
 
 
@@ -229,7 +229,7 @@ def _cached_kernel(op: OpOverload, fn: Callable[..., Any]) -> Callable[..., Any]
                             d.offset,
                             d.storage_nbytes,
                             a._dtype,
-                            a._ks,
+                            a._key_set,
                             a.__class__,
                         )
                     )
@@ -271,8 +271,8 @@ def _cached_kernel(op: OpOverload, fn: Callable[..., Any]) -> Callable[..., Any]
             t = _new(cls)
             t._data = m
             t._dtype = dt
-            t._ks = ks
-            t._ag = t._base = t._vc = None
+            t._key_set = ks
+            t._autograd_meta = t._base = t._version_counter = None
             return t
         return _rebuild(entry, args, kwargs)
 

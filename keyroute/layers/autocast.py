@@ -157,7 +157,7 @@ def is_autocast_enabled(device_type: str | None = None) -> bool:
     """torch.is_autocast_enabled: without an argument, the CUDA state (PyTorch's default)."""
     key = _KEYS[_device_type("cuda" if device_type is None else device_type)]
     bits = key_bits(key)
-    return not _tls.s.exclude & bits
+    return not _tls.thread_state.exclude & bits
 
 
 def set_autocast_enabled(device_type: str, enabled: bool | None = None) -> None:
@@ -167,7 +167,7 @@ def set_autocast_enabled(device_type: str, enabled: bool | None = None) -> None:
     if enabled and device_type in ("cpu", "cuda"):
         _register(device_type)
     bits = key_bits(key)
-    st = _tls.s
+    st = _tls.thread_state
     st.exclude = st.exclude & ~bits if enabled else st.exclude | bits
     st.refresh()
 
@@ -277,15 +277,15 @@ def _call_below(op: Any, device: str, args: tuple[Any, ...], kwargs: dict[str, A
     """ExcludeDispatchKeyGuard(the device's Autocast key), written out as the autograd layer's
     guard is: the operator is called again from the top, below that key."""
     bits = _DEVICE_BITS[device]
-    st = _tls.s
-    exclude, mask, im = st.exclude, st.mask, st.im
+    st = _tls.thread_state
+    exclude, mask, include_and_mask = st.exclude, st.mask, st.include_and_mask
     st.exclude = exclude | bits
     st.mask = new_mask = mask & ~bits
-    st.im = (im[0], new_mask)
+    st.include_and_mask = (include_and_mask[0], new_mask)
     try:
         return op(*args, **kwargs)
     finally:
-        st.exclude, st.mask, st.im = exclude, mask, im
+        st.exclude, st.mask, st.include_and_mask = exclude, mask, include_and_mask
 
 
 def _make_kernel(op: Any, policy: str, device: str = "cpu") -> Any:

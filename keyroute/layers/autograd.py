@@ -76,7 +76,7 @@ def _below_call(op: OpOverload, below: int, *args: Any, **kwargs: Any) -> Any:
 
 
 def _is_diff_tensor(t: Any) -> bool:
-    return hasattr(t, "_ks") and bool(t._ks & REQUIRES_GRAD_BIT)
+    return hasattr(t, "_key_set") and bool(t._key_set & REQUIRES_GRAD_BIT)
 
 
 class AutogradKernel(LayerKernel):
@@ -181,7 +181,7 @@ class AutogradKernel(LayerKernel):
     def _save_self(self, v: Any, edges: tuple[Any, ...]) -> Any:
         """An in-place op's saved `self`: a clone of its old value, or None when no formula
         that reads it can run."""
-        if not hasattr(v, "_ks"):
+        if not hasattr(v, "_key_set"):
             return v
         if not self._self_needed(edges):
             return None
@@ -202,8 +202,12 @@ class AutogradKernel(LayerKernel):
 def _check_inplace(self_: Any, op: OpOverload) -> None:
     """PyTorch's check_inplace: an in-place op may not write a leaf that requires grad, a view
     of one, or a view whose creation forbids it."""
-    ag = self_._ag
-    if self_._ks & REQUIRES_GRAD_BIT and (ag is None or ag.grad_fn is None) and self_._base is None:
+    ag = self_._autograd_meta
+    if (
+        self_._key_set & REQUIRES_GRAD_BIT
+        and (ag is None or ag.grad_fn is None)
+        and self_._base is None
+    ):
         raise RuntimeError(
             "a leaf Variable that requires grad is being used in an in-place operation."
         )
@@ -211,7 +215,9 @@ def _check_inplace(self_: Any, op: OpOverload) -> None:
     if base is not None:
         if ag is not None and ag.creation_meta:
             _raise_view_error(self_, ag.creation_meta, op)
-        if base._ks & REQUIRES_GRAD_BIT and (base._ag is None or base._ag.grad_fn is None):
+        if base._key_set & REQUIRES_GRAD_BIT and (
+            base._autograd_meta is None or base._autograd_meta.grad_fn is None
+        ):
             raise RuntimeError(
                 "a view of a leaf Variable that requires grad is being used in an in-place "
                 "operation."
@@ -221,19 +227,21 @@ def _check_inplace(self_: Any, op: OpOverload) -> None:
 def _can_mutate(t: Any) -> bool:
     """PyTorch's can_mutate_inplace (grad required): False for a leaf that requires grad, a
     view of one, or a view whose creation forbids writing it."""
-    ag = t._ag
+    ag = t._autograd_meta
     base = t._base
     if base is not None:
         if ag is not None and ag.creation_meta:
             return False
-        if t._ks & REQUIRES_GRAD_BIT and (base._ag is None or base._ag.grad_fn is None):
+        if t._key_set & REQUIRES_GRAD_BIT and (
+            base._autograd_meta is None or base._autograd_meta.grad_fn is None
+        ):
             return False
-    return not (t._ks & REQUIRES_GRAD_BIT and (ag is None or ag.grad_fn is None))
+    return not (t._key_set & REQUIRES_GRAD_BIT and (ag is None or ag.grad_fn is None))
 
 
 def _check_no_requires_grad(t: Any, name: str, fn_name: str) -> None:
     items = t if isinstance(t, (list, tuple)) else (t,)
-    if any(hasattr(x, "_ks") and x._ks & REQUIRES_GRAD_BIT for x in items):
+    if any(hasattr(x, "_key_set") and x._key_set & REQUIRES_GRAD_BIT for x in items):
         raise RuntimeError(
             f"The function '{fn_name}' is not differentiable with respect to argument '{name}'. "
             f"This input cannot have requires_grad True."
@@ -249,34 +257,35 @@ def _flat_tensors(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
     """The tensors among the arguments, tensor lists flattened, in argument order."""
     out = []
     for v in (*args, *kwargs.values()) if kwargs else args:
-        if hasattr(v, "_ks"):
+        if hasattr(v, "_key_set"):
             out.append(v)
         elif isinstance(v, (list, tuple)):
-            out.extend(t for t in v if hasattr(t, "_ks"))
+            out.extend(t for t in v if hasattr(t, "_key_set"))
     return out
 
 
 def _clone_for_save(t: Any) -> Any:
     from .._ops import ops
 
-    prev = _tls.s.grad_enabled
-    _tls.s.grad_enabled = False
-    _tls.s.refresh()
+    prev = _tls.thread_state.grad_enabled
+    _tls.thread_state.grad_enabled = False
+    _tls.thread_state.refresh()
     try:
         return ops.aten.clone.default(t)
     finally:
-        _tls.s.grad_enabled = prev
-        _tls.s.refresh()
+        _tls.thread_state.grad_enabled = prev
+        _tls.thread_state.refresh()
 
 
 def _raise_view_error(view: Any, creation_meta: int, op: OpOverload) -> None:
     from .inplace_or_view import CreationMeta
 
-    grad_fn = view._ag.grad_fn
+    grad_fn = view._autograd_meta.grad_fn
     if creation_meta == CreationMeta.MULTI_OUTPUT_NODE:
         name = grad_fn.name() if grad_fn is not None else "a function"
         raise RuntimeError(
-            f"Output {view._ag.output_nr} of {name} is a view and is being modified inplace. "
+            f"Output {view._autograd_meta.output_nr} of {name} is a view and is being modified "
+            f"inplace. "
             f"This view is the output of a function that returns multiple views. Such functions "
             f"do not allow the output views to be modified inplace. You should replace the "
             f"inplace operation by an out-of-place one."
@@ -327,7 +336,9 @@ class OutKernel(LayerKernel):
         return ks & _AFTER_AUTOGRAD if not ks & REQUIRES_GRAD_BIT else None
 
     def __call__(self, keyset: DispatchKeySet, *args: Any, **kwargs: Any) -> Any:
-        if _tls.s.grad_enabled and any(_is_diff_tensor(t) for t in _flat_tensors(args, kwargs)):
+        if _tls.thread_state.grad_enabled and any(
+            _is_diff_tensor(t) for t in _flat_tensors(args, kwargs)
+        ):
             raise RuntimeError(
                 f"{self.op._opname}(): functions with out=... arguments don't support automatic "
                 f"differentiation, but one of the arguments requires grad."
@@ -363,14 +374,14 @@ class NotImplementedKernel(LayerKernel):
 
     def __call__(self, keyset: DispatchKeySet, *args: Any, **kwargs: Any) -> Any:
         ks = keyset.repr_
-        if not _tls.s.grad_enabled:
+        if not _tls.thread_state.grad_enabled:
             return _below(self.op, ks, args, kwargs)
-        needs = [t for t in _flat_tensors(args, kwargs) if t._ks & REQUIRES_GRAD_BIT]
+        needs = [t for t in _flat_tensors(args, kwargs) if t._key_set & REQUIRES_GRAD_BIT]
         if not needs:
             return _below(self.op, ks, args, kwargs)
         for i in self.written:
             t = args[i] if i < len(args) else kwargs.get(self.names[i])
-            if not hasattr(t, "_ks"):
+            if not hasattr(t, "_key_set"):
                 continue
             if not self.has_out:
                 _check_inplace(t, self.op)
@@ -386,7 +397,7 @@ class NotImplementedKernel(LayerKernel):
         output_nr = 0
         for i, o in enumerate(outs):
             for t in o if isinstance(o, (list, tuple)) else (o,):
-                if not hasattr(t, "_ks") or t._dtype.category < 2:
+                if not hasattr(t, "_key_set") or t._dtype.category < 2:
                     continue
                 if i in self.inplace_outputs:
                     _rebase_history(t, node)
@@ -439,8 +450,8 @@ class NonDifferentiableViewKernel(NonDifferentiableKernel):
         finally:
             _prof.end_span(span)
         for t in out if isinstance(out, (list, tuple)) else (out,):
-            if hasattr(t, "_ks"):
-                t._ks &= ~REQUIRES_GRAD_BIT
+            if hasattr(t, "_key_set"):
+                t._key_set &= ~REQUIRES_GRAD_BIT
         return out
 
 

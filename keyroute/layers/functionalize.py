@@ -196,10 +196,10 @@ def _wrap(
     w = _new(FunctionalTensorWrapper)
     w._data = _meta_of(value)
     w._dtype = value._dtype
-    w._ks = (value._ks & ~_PYTHON_BITS) | _FUNC_BIT
-    w._ag = None
+    w._key_set = (value._key_set & ~_PYTHON_BITS) | _FUNC_BIT
+    w._autograd_meta = None
     w._base = None
-    w._vc = None
+    w._version_counter = None
     st = storage if storage is not None else FunctionalStorage(value)
     w.__dict__.update(
         _value=value,
@@ -277,7 +277,7 @@ _REAPPLY_VIEWS = [True]
 
 
 def functionalization_enabled() -> bool:
-    return bool(_tls.s.include & _FUNC_BIT)
+    return bool(_tls.thread_state.include & _FUNC_BIT)
 
 
 def _sig(op: Any) -> list[tuple[str, str]]:

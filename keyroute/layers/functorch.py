@@ -105,7 +105,7 @@ def layer_stack() -> list[Any]:
 
 
 def _sync_front_key(stack: list[Any]) -> None:
-    st = _tls.s
+    st = _tls.thread_state
     want = False
     for i in stack:
         if i.kind == "vmap":
@@ -207,7 +207,7 @@ _KEYS_BY_BACKEND: dict[int, int] = {}
 
 def _keys(value: Tensor) -> int:
     """A BatchedTensor's key set: FuncTorchBatched plus its value's device keys (cached)."""
-    backend = value._ks & BACKEND_BITS
+    backend = value._key_set & BACKEND_BITS
     ks = _KEYS_BY_BACKEND.get(backend)
     if ks is None:
         ks = _KEYS_BY_BACKEND[backend] = keys_for_device(value.device) | _BATCHED_BIT

@@ -32,9 +32,9 @@ def _mark_inference(value: Any, inputs: tuple[Any, ...]) -> None:
     if isinstance(value, (list, tuple)):
         for v in value:
             _mark_inference(v, inputs)
-    elif hasattr(value, "_ks") and not any(value is i for i in inputs):
-        value._ks &= ~_INFERENCE_DROP
-        value._vc = INFERENCE_VERSION
+    elif hasattr(value, "_key_set") and not any(value is i for i in inputs):
+        value._key_set &= ~_INFERENCE_DROP
+        value._version_counter = INFERENCE_VERSION
 
 
 def _inference_hook(op: Any, ks: int, key: int, reg: Any, bound: Any) -> Any:

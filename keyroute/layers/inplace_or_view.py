@@ -41,20 +41,20 @@ def _below(ks: DispatchKeySet, op: OpOverload, args: tuple, kwargs: dict) -> Any
 
 def _tensors(value: Any) -> list[Any]:
     if isinstance(value, (list, tuple)):
-        return [v for v in value if hasattr(v, "_ks")]
-    return [value] if hasattr(value, "_ks") else []
+        return [v for v in value if hasattr(v, "_key_set")]
+    return [value] if hasattr(value, "_key_set") else []
 
 
 def as_view(base: Any, view: Any, multi_output: bool = False) -> None:
     """Record that `view` aliases `base`'s storage: shared version counter, `_base` = root."""
     root = base._base if base._base is not None else base
     view._base = root
-    vc = root._vc
+    vc = root._version_counter
     if vc is None:
         vc = version_counter(root)
-        base._vc = vc
-    view._vc = vc
-    state = _tls.s
+        base._version_counter = vc
+    view._version_counter = vc
+    state = _tls.thread_state
     inference = state.include & INFERENCE_BIT
     if multi_output or not state.grad_enabled or inference:
         meta = autograd_meta(view)
@@ -96,7 +96,7 @@ def _detach_kernel(op: OpOverload):
     def kernel(ks: DispatchKeySet, *args: Any, **kwargs: Any) -> Any:
         out = _below(ks, op, args, kwargs)
         self = args[0] if args else kwargs["self"]
-        out._vc = version_counter(self)
+        out._version_counter = version_counter(self)
         return out
 
     return kernel

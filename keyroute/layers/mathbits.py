@@ -33,7 +33,7 @@ def _make_fallback(key: DispatchKey, name: str) -> Any:
     bit = key_bits(key)
 
     def has_bit(t: Any) -> bool:
-        return isinstance(t, Tensor) and bool(t._ks & bit)
+        return isinstance(t, Tensor) and bool(t._key_set & bit)
 
     def fallback(ks: Any, op: Any, *args: Any, **kwargs: Any) -> Any:
         from .._ops import ops
@@ -63,7 +63,7 @@ def _make_fallback(key: DispatchKey, name: str) -> Any:
             in_args = i < n and not a.kwarg_only
             value = args[i] if in_args else kwargs.get(a.name)
             if isinstance(value, Tensor):
-                if not value._ks & bit:
+                if not value._key_set & bit:
                     continue
                 resolved = clone(value)
                 if a.alias_info is not None:

@@ -33,7 +33,7 @@ _AFTER_SNAPSHOT = full_after_bits(DK.PythonTLSSnapshot)
 
 def mode_stack() -> list[Any]:
     """This thread's stack of dispatch modes (innermost last)."""
-    return _tls.s.modes
+    return _tls.thread_state.modes
 
 
 #: Modes pushed while a handler runs with the Python keys hidden from the dispatcher (see
@@ -42,7 +42,7 @@ _PUSHED_IN_HANDLER: set[int] = set()
 
 
 def push_mode(mode: Any) -> None:
-    st = _tls.s
+    st = _tls.thread_state
     stack = st.modes
     if not stack and st.include & PYTHON_KEYS:  # no mode, yet the keys: inside a handler
         _PUSHED_IN_HANDLER.add(id(mode))
@@ -52,7 +52,7 @@ def push_mode(mode: Any) -> None:
 
 
 def pop_mode() -> Any:
-    st = _tls.s
+    st = _tls.thread_state
     stack = st.modes
     if not stack:
         raise RuntimeError("Trying to pop from an empty mode stack")
@@ -60,8 +60,11 @@ def pop_mode() -> Any:
     if not stack:
         if id(mode) in _PUSHED_IN_HANDLER:
             _PUSHED_IN_HANDLER.discard(id(mode))
-            include, mask = st.im
-            st.im = (include & ~PYTHON_KEYS, mask)  # hidden again, as the handler had it
+            include, mask = st.include_and_mask
+            st.include_and_mask = (
+                include & ~PYTHON_KEYS,
+                mask,
+            )  # hidden again, as the handler had it
         else:
             st.include &= ~PYTHON_KEYS
             st.refresh()
@@ -85,7 +88,7 @@ def _subclass_types(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[type
     types: list[type] = []
     for t in tensors:
         cls = type(t)
-        if cls is not Tensor and t._ks & _PYTHON_BIT and cls not in types:
+        if cls is not Tensor and t._key_set & _PYTHON_BIT and cls not in types:
             if getattr(cls, "__torch_dispatch__", None) is not None:
                 types.append(cls)
     ordered: list[type] = []
@@ -127,7 +130,7 @@ def _profiled_python_key(kernel: Any) -> Any:
         c = _prof.collector
         if c is None:
             return kernel(*args, **kwargs)
-        stack = _tls.s.modes
+        stack = _tls.thread_state.modes
         rec = None
         if stack:
             rec = c.begin("PythonDispatchMode", "cpu_op")
@@ -155,7 +158,7 @@ def _make_python_key_plain(op: Any, after: int, arity: int, plain: Any, tls: Any
         else:
             if kwargs:
                 types = _subclass_types((), kwargs)
-        st = tls.s  # the one thread-local lookup; the rest are plain attributes
+        st = tls.thread_state  # the one thread-local lookup; the rest are plain attributes
         stack = st.modes
         if stack:
             mode = stack.pop()
@@ -164,20 +167,25 @@ def _make_python_key_plain(op: Any, after: int, arity: int, plain: Any, tls: Any
                     return mode.__torch_dispatch__(op, types, args, kwargs)
                 finally:
                     stack.append(mode)
-            # The last mode: calls the handler makes skip the Python key. Only `im` (the
-            # (include, mask) pair the dispatcher reads) drops it, which is cheaper than a
-            # guard's recomputation. Should the handler recompute `im` (a grad-mode or key
-            # guard), its calls reach this kernel again, find no mode and go below: the same
-            # result.
-            im = st.im
-            hidden = st.im = (im[0] & ~PYTHON_KEYS, im[1])
+            # The last mode: calls the handler makes skip the Python key. Only `include_and_mask`
+            # (the (include, mask) pair the dispatcher reads) drops it, which is cheaper than a
+            # guard's recomputation. Should the handler recompute `include_and_mask` (a grad-mode
+            # or key guard), its calls reach this kernel again, find no mode and go below: the
+            # same result.
+            include_and_mask = st.include_and_mask
+            hidden = st.include_and_mask = (
+                include_and_mask[0] & ~PYTHON_KEYS,
+                include_and_mask[1],
+            )
             try:
                 return mode.__torch_dispatch__(op, types, args, kwargs)
             finally:
                 stack.append(mode)
-                now = st.im
+                now = st.include_and_mask
                 # Untouched by the handler: the saved pair as it was; else its new one, shown.
-                st.im = im if now is hidden else (now[0] | PYTHON_KEYS, now[1])
+                st.include_and_mask = (
+                    include_and_mask if now is hidden else (now[0] | PYTHON_KEYS, now[1])
+                )
         if not types:
             return op._redispatch(after, *args, **kwargs)
         for cls in types:

@@ -57,7 +57,7 @@ def _dtype_error(t: Any) -> RuntimeError:
 
 
 def _save_list(v: Any) -> Any:
-    return [SavedTensor(t) for t in v] if v and hasattr(v[0], "_ks") else v
+    return [SavedTensor(t) for t in v] if v and hasattr(v[0], "_key_set") else v
 
 
 def _arg_expr(kernel: Any, i: int, consts: dict[str, Any]) -> str:
@@ -81,7 +81,7 @@ def recorder_source(kernel: Any, name: str) -> tuple[str, dict[str, Any]]:
     consts: dict[str, Any] = {}
     lines: list[str] = []
     emit = lines.append
-    emit("st = state.s")
+    emit("st = state.thread_state")
     emit("if not st.grad_enabled:")
     emit("    return below_guarded(op, below, args, kwargs)")
     emit("n = len(args)")
@@ -103,9 +103,9 @@ def recorder_source(kernel: Any, name: str) -> tuple[str, dict[str, Any]]:
         n_in = len(kernel.input_index)
         for k, i in enumerate(kernel.input_index):
             emit(f"s{k} = {_arg_expr(kernel, i, consts)}")
-            emit(f"k{k} = getattr(s{k}, '_ks', 0)")
+            emit(f"k{k} = getattr(s{k}, '_key_set', 0)")
             emit(f"if k{k} & RG:")
-            emit(f"    ag = s{k}._ag")
+            emit(f"    ag = s{k}._autograd_meta")
             emit("    if ag is None:")
             emit(f"        e{k} = (grad_accumulator(s{k}), 0)")
             emit("    elif ag.grad_fn is not None:")
@@ -130,11 +130,11 @@ def recorder_source(kernel: Any, name: str) -> tuple[str, dict[str, Any]]:
             emit("values = kernel._bind(args, kwargs)")
             values_bound = True
         emit("flat = kernel._flat_inputs(values)")
-        emit("if not any(getattr(t, '_ks', 0) & RG for t in flat):")
+        emit("if not any(getattr(t, '_key_set', 0) & RG for t in flat):")
         emit("    return below_guarded(op, below, args, kwargs)")
         emit("edges = tuple(edge_of(t) for t in flat)")
         edges = "edges"
-        meta = "[(t._data.shape, t._dtype) if hasattr(t, '_ks') else None for t in flat]"
+        meta = "[(t._data.shape, t._dtype) if hasattr(t, '_key_set') else None for t in flat]"
     if (kernel.needs_values or kernel.inplace) and not values_bound:
         emit("values = kernel._bind(args, kwargs)")
         values_bound = True
@@ -176,24 +176,24 @@ def recorder_source(kernel: Any, name: str) -> tuple[str, dict[str, Any]]:
             emit("outs = (t,)")
         emit("if t._dtype.category < 2:")
         emit("    raise dtype_error(t)")
-        emit("ag = t._ag")
+        emit("ag = t._autograd_meta")
         emit("if ag is None:")
-        emit("    t._ag = ag = new_meta()")
+        emit("    t._autograd_meta = ag = new_meta()")
         emit("ag.grad_fn = node")
         emit("ag.output_nr = 0")
-        emit("t._ks |= RG")
+        emit("t._key_set |= RG")
     else:
         emit("outs = out if out.__class__ is tuple or out.__class__ is list else (out,)")
         emit("for i, t in enumerate(outs):")
-        emit("    if i in diff_outputs and hasattr(t, '_ks'):")
+        emit("    if i in diff_outputs and hasattr(t, '_key_set'):")
         emit("        if t._dtype.category < 2:")
         emit("            raise dtype_error(t)")
-        emit("        ag = t._ag")
+        emit("        ag = t._autograd_meta")
         emit("        if ag is None:")
-        emit("            t._ag = ag = new_meta()")
+        emit("            t._autograd_meta = ag = new_meta()")
         emit("        ag.grad_fn = node")
         emit("        ag.output_nr = i")
-        emit("        t._ks |= RG")
+        emit("        t._key_set |= RG")
     for arg, k in kernel.save_results:
         emit(f"saved[{arg!r}] = SavedTensor(outs[{k}], True, {k}, st)")
     emit("return out")
@@ -209,12 +209,12 @@ def recorder_source(kernel: Any, name: str) -> tuple[str, dict[str, Any]]:
 
 
 def _save_tensor(v: Any) -> Any:
-    return SavedTensor(v) if hasattr(v, "_ks") else v
+    return SavedTensor(v) if hasattr(v, "_key_set") else v
 
 
 def _edge_of(t: Any) -> Any:
-    if getattr(t, "_ks", 0) & REQUIRES_GRAD_BIT:
-        ag = t._ag
+    if getattr(t, "_key_set", 0) & REQUIRES_GRAD_BIT:
+        ag = t._autograd_meta
         if ag is not None and ag.grad_fn is not None:
             return (ag.grad_fn, ag.output_nr)
         return (_leaf_edge(t, ag), 0)

@@ -22,7 +22,7 @@ def record_reference(kernel: Any, ks: int, args: tuple[Any, ...], kwargs: dict[s
     reading (and for the tests that check the generated recorders against it)."""
     op, entry = kernel.op, kernel.entry
     below = ks & _AFTER_AUTOGRAD
-    if not _tls.s.grad_enabled:  # 1. grad mode off
+    if not _tls.thread_state.grad_enabled:  # 1. grad mode off
         return _below_guarded(op, below, args, kwargs)
     values = kernel._bind(args, kwargs)  # 2. every argument by name
     for name in kernel.no_grad:
@@ -30,12 +30,14 @@ def record_reference(kernel: Any, ks: int, args: tuple[Any, ...], kwargs: dict[s
     if entry.condition is not None and not entry.condition(values):
         return _below_guarded(op, below, args, kwargs)
     inputs = kernel._flat_inputs(values)  # 3. the differentiable inputs
-    if not any(getattr(t, "_ks", 0) & REQUIRES_GRAD_BIT for t in inputs):
+    if not any(getattr(t, "_key_set", 0) & REQUIRES_GRAD_BIT for t in inputs):
         return _below_guarded(op, below, args, kwargs)
     if kernel.inplace:
         kernel._check_inplace(values)
     node = kernel.node_class(tuple(_edge_of(t) for t in inputs))  # 4. the node
-    node.input_metadata = [(t._data.shape, t._dtype) if hasattr(t, "_ks") else None for t in inputs]
+    node.input_metadata = [
+        (t._data.shape, t._dtype) if hasattr(t, "_key_set") else None for t in inputs
+    ]
     for name, i, _default in kernel.save_args:
         v = values[kernel.names[i]]
         if kernel.inplace and i == 0:
@@ -54,7 +56,7 @@ def record_reference(kernel: Any, ks: int, args: tuple[Any, ...], kwargs: dict[s
         _rebase_history(outs[0], node)
     else:
         for i, t in enumerate(outs):
-            if i in entry.differentiable_outputs and hasattr(t, "_ks"):
+            if i in entry.differentiable_outputs and hasattr(t, "_key_set"):
                 if t._dtype.category < 2:
                     raise _dtype_error(t)
                 set_history(t, node, i)

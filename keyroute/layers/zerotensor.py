@@ -35,7 +35,7 @@ _COPY_IMMUTABLE = (
 def _is_zero(t: Any) -> bool:
     from ..aten.mathbits import ZERO_BIT
 
-    return isinstance(t, Tensor) and bool(t._ks & ZERO_BIT)
+    return isinstance(t, Tensor) and bool(t._key_set & ZERO_BIT)
 
 
 def _materialize(t: Any) -> Any:

@@ -61,12 +61,12 @@ class Parameter(Tensor, metaclass=_ParameterMeta):
                 )
             t._is_param = True
             return t
-        p = make_tensor(_detached(data)._data, data._dtype, data._ks, cls)
-        p._vc = data._vc
+        p = make_tensor(_detached(data)._data, data._dtype, data._key_set, cls)
+        p._version_counter = data._version_counter
         if requires_grad:
             p.requires_grad_(True)
         else:
-            p._ks &= ~(1 << 64)
+            p._key_set &= ~(1 << 64)
         return p
 
     def __init__(self, data: Tensor | None = None, requires_grad: bool = True) -> None:
@@ -95,8 +95,8 @@ class Buffer(Tensor):
             from .._api.creation import empty
 
             data = empty(0)
-        b = make_tensor(_detached(data)._data, data._dtype, data._ks, cls)
-        b._vc = data._vc
+        b = make_tensor(_detached(data)._data, data._dtype, data._key_set, cls)
+        b._version_counter = data._version_counter
         b.persistent = persistent
         return b
 
@@ -132,7 +132,7 @@ class UninitializedBuffer(Tensor):
         from .._api.creation import empty
 
         data = empty(0, dtype=dtype)
-        return make_tensor(_detached(data)._data, data._dtype, data._ks, cls)
+        return make_tensor(_detached(data)._data, data._dtype, data._key_set, cls)
 
     def __init__(self, requires_grad: bool = False, device: Any = None, dtype: Any = None) -> None:
         pass

@@ -173,11 +173,11 @@ def _arg_tensors(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Iterator[Any]
 
 
 def _tensors(out: Any) -> Iterator[Any]:
-    if hasattr(out, "_ks"):
+    if hasattr(out, "_key_set"):
         yield out
     elif isinstance(out, (list, tuple)):
         for o in out:
-            if hasattr(o, "_ks"):
+            if hasattr(o, "_key_set"):
                 yield o
 
 
@@ -186,9 +186,9 @@ def _tensors(out: Any) -> Iterator[Any]:
 
 def _shape_of(v: Any) -> Any:
     shape = getattr(v, "shape", None)
-    if shape is not None and hasattr(v, "_ks"):
+    if shape is not None and hasattr(v, "_key_set"):
         return list(shape)
-    if isinstance(v, (list, tuple)) and v and all(hasattr(x, "_ks") for x in v):
+    if isinstance(v, (list, tuple)) and v and all(hasattr(x, "_key_set") for x in v):
         return [list(x.shape) for x in v]
     return []
 
@@ -221,9 +221,37 @@ def _wrap(op: Any, key: int, fn: Callable[..., Any], collapse: bool) -> Callable
         fn = _key_event(key_name(key), fn)
         if not collapse:
             return fn
+    from ._internal_calls import INTERNAL
+
+    # (not in the layer view, which shows keyroute's own calls; nor when the call enters a
+    # Python dispatch mode: PyTorch's kernel calls then reach the mode, not these events)
+    if name in INTERNAL and not c.with_dispatch:
+        fn = _with_internal_calls(name, getattr(op, "_overloadname", ""), fn)
     if c.record_shapes or c.profile_memory or c.with_stack:
         return _op_event_full(op, name, fn)
     return _op_event(name, fn, c)
+
+
+def _with_internal_calls(name: str, overload: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+    """fn, then the events of the operators PyTorch's kernel would call (_internal_calls.py),
+    inside the operator's event: only profiled resolutions of the listed operators get this."""
+    from ..dispatcher.tls import state as tls
+    from ._internal_calls import children
+
+    def emit(log: list[Any], trees: Any) -> None:
+        for child, sub in trees:
+            log.append((child, _now(), "internal", None, None, None))
+            emit(log, sub)
+            log.append(_now())
+
+    def called(*args: Any, **kwargs: Any) -> Any:
+        out = fn(*args, **kwargs)
+        c = collector
+        if c is not None and not tls.thread_state.modes:
+            emit(c.log, children(name, overload, args, kwargs))
+        return out
+
+    return called
 
 
 def _op_event(name: str, fn: Callable[..., Any], c: Collector) -> Callable[..., Any]:

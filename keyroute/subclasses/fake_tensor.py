@@ -185,10 +185,10 @@ def _make_fake(mode: FakeTensorMode, data: MetaArray, dt: _dtype_cls, device: De
     f = _new(FakeTensor)
     f._data = data
     f._dtype = dt
-    f._ks = _fake_keys(device)
-    f._ag = None
+    f._key_set = _fake_keys(device)
+    f._autograd_meta = None
     f._base = None
-    f._vc = None
+    f._version_counter = None
     f.fake_mode = mode
     f.fake_device = device
     return f
@@ -340,7 +340,7 @@ class FakeTensorConverter:
             c = empty_like(t)
             c.copy_(t)
             f.constant = c
-        if t._ks & REQUIRES_GRAD_BIT:
+        if t._key_set & REQUIRES_GRAD_BIT:
             f.requires_grad_(True)
         try:
             ref = weakref.ref(t, _forget(self.tensor_memo, id(t)))
@@ -486,8 +486,8 @@ class FakeTensorMode(TorchDispatchMode):
                     f = _new(FakeTensor)
                     f._data = new_meta_array(shape, stride, npdt, offset, nbytes)
                     f._dtype = dt
-                    f._ks = _fake_keys_by_device[id(device)]
-                    f._ag = f._base = f._vc = None
+                    f._key_set = _fake_keys_by_device[id(device)]
+                    f._autograd_meta = f._base = f._version_counter = None
                     f.fake_mode = self
                     f.fake_device = device
                     return f
@@ -634,10 +634,10 @@ class FakeTensorMode(TorchDispatchMode):
             m = _new(Tensor)
             m._data = f._data
             m._dtype = f._dtype
-            m._ks = META_KEYS
-            m._ag = None
+            m._key_set = META_KEYS
+            m._autograd_meta = None
             m._base = None
-            m._vc = f._vc
+            m._version_counter = f._version_counter
             metas[id(m)] = f
             return m
         return v

@@ -2,7 +2,7 @@
 
 A CPU tensor's `_data` is a NumPy array that views its storage: views share the storage, so a
 write through a view shows in its base. A meta tensor's `_data` is a MetaArray (layout only).
-`_ks` is the tensor's dispatch key set as an int (PyTorch's TensorImpl key_set_), plus
+`_key_set` is the tensor's dispatch key set as an int (PyTorch's TensorImpl key_set_), plus
 keyroute's private requires-grad bit (see dispatcher/keyset.py).
 
 Every operation is an aten operator call through the dispatcher; the methods and Python
@@ -132,7 +132,16 @@ LEGACY_NEW: list[Any] = [_no_legacy_new]
 class Tensor:
     """A multi-dimensional array routed through keyroute's dispatcher (torch.Tensor)."""
 
-    __slots__ = ("_data", "_ks", "_dtype", "_ag", "_base", "_vc", "__weakref__", "__dict__")
+    __slots__ = (
+        "_data",
+        "_key_set",
+        "_dtype",
+        "_autograd_meta",
+        "_base",
+        "_version_counter",
+        "__weakref__",
+        "__dict__",
+    )
     __array_priority__ = 1000  # numpy defers binary operators to us
 
     # -- construction ---------------------------------------------------------------------
@@ -178,7 +187,7 @@ class Tensor:
 
     @property
     def device(self) -> Device:
-        return _DEVICE_BY_BACKEND[(self._ks & BACKEND_BITS).bit_length()]
+        return _DEVICE_BY_BACKEND[(self._key_set & BACKEND_BITS).bit_length()]
 
     @property
     def is_meta(self) -> bool:
@@ -276,7 +285,9 @@ class Tensor:
         return is_contiguous_strides(self._data.shape, self.stride())
 
     def is_inference(self) -> bool:
-        return not (self._ks & ADINPLACE) and not self._ks & key_bits(DK.AutogradFunctionality)
+        return not (self._key_set & ADINPLACE) and not self._key_set & key_bits(
+            DK.AutogradFunctionality
+        )
 
     # -- storage --------------------------------------------------------------------------
     def data_ptr(self) -> int:
@@ -295,10 +306,10 @@ class Tensor:
     def _is_view(self) -> bool:
         return self._base is not None
 
-    # -- autograd state (kept in the key set and _ag; see autograd/) -----------------------
+    # -- autograd state (kept in the key set and _autograd_meta; see autograd/) ----------------
     @property
     def requires_grad(self) -> bool:
-        return bool(self._ks & REQUIRES_GRAD_BIT)
+        return bool(self._key_set & REQUIRES_GRAD_BIT)
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
@@ -318,7 +329,7 @@ class Tensor:
             from ..kernels.errors import data_access_error
 
             raise data_access_error(self, "numpy()")
-        if not force and self._ks & REQUIRES_GRAD_BIT:
+        if not force and self._key_set & REQUIRES_GRAD_BIT:
             from ..autograd.grad_mode import is_grad_enabled
 
             if is_grad_enabled():
@@ -329,13 +340,13 @@ class Tensor:
         if self._dtype.name == "bfloat16":
             # NumPy has no bfloat16 of its own: PyTorch refuses, and so do we.
             raise TypeError("Got unsupported ScalarType BFloat16")
-        if self._ks & _ZERO_BIT and not force:
+        if self._key_set & _ZERO_BIT and not force:
             raise RuntimeError(
                 " Cannot convert a ZeroTensor to numpy. Set force=True if you need the zero array."
             )
-        if self._ks & _MATH_BITS:
-            bit = "conjugate" if self._ks & _CONJ_BIT else "negative"
-            fix = "resolve_conj" if self._ks & _CONJ_BIT else "resolve_neg"
+        if self._key_set & _MATH_BITS:
+            bit = "conjugate" if self._key_set & _CONJ_BIT else "negative"
+            fix = "resolve_conj" if self._key_set & _CONJ_BIT else "resolve_neg"
             raise RuntimeError(
                 f"Can't call numpy() on Tensor that has {bit} bit set. Use "
                 f"tensor.{fix}().numpy() instead."
@@ -363,11 +374,11 @@ class Tensor:
                 raise data_access_error(self, "tolist()")
         if self._dtype.name == "bfloat16":
             data = data.astype(np.float32)
-        if self._ks & _ZERO_BIT:
+        if self._key_set & _ZERO_BIT:
             raise RuntimeError("tolist() shouldn't be called on a tensor with unallocated storage")
-        if self._ks & _MATH_BITS:  # a lazy conjugate / negative view: its values
-            data = np.conj(data) if self._ks & _CONJ_BIT else data
-            data = np.negative(data) if self._ks & _NEG_BIT else data
+        if self._key_set & _MATH_BITS:  # a lazy conjugate / negative view: its values
+            data = np.conj(data) if self._key_set & _CONJ_BIT else data
+            data = np.negative(data) if self._key_set & _NEG_BIT else data
         return data.tolist()
 
     def item(self) -> Any:
@@ -475,7 +486,7 @@ class Tensor:
     def __repr__(self, *, tensor_contents: Any = None) -> str:
         from .repr import tensor_repr
 
-        if self._ks & _MATH_BITS and self._data.__class__ is not MetaArray:
+        if self._key_set & _MATH_BITS and self._data.__class__ is not MetaArray:
             # PyTorch prints a lazy conjugate / negative view's values.
             return tensor_repr(self.resolve_conj().resolve_neg(), tensor_contents)
         return tensor_repr(self, tensor_contents)
@@ -519,7 +530,7 @@ class Tensor:
     def __deepcopy__(self, memo: dict[int, Any]) -> Tensor:
         import copy
 
-        ag = self._ag
+        ag = self._autograd_meta
         if ag is not None and ag.grad_fn is not None:
             raise RuntimeError(
                 "Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
@@ -554,6 +565,14 @@ class Tensor:
             new.__dict__ = copy.deepcopy(self.__dict__, memo)
         memo[id(self)] = new
         return new
+
+
+# The slots' old names (_ks, _ag, _vc), kept for one release for code written against them:
+# the same member descriptors, so an old name reads and writes the renamed slot at the same
+# cost. keyroute itself uses only the new names (tests/architecture/test_names.py).
+Tensor._ks = Tensor.__dict__["_key_set"]
+Tensor._ag = Tensor.__dict__["_autograd_meta"]
+Tensor._vc = Tensor.__dict__["_version_counter"]
 
 
 class _StorageRef:
@@ -646,10 +665,10 @@ def make_tensor(data: Any, dtype: _dtype_cls, ks: int, cls: type = Tensor) -> Te
     t = _new(cls)
     t._data = data
     t._dtype = dtype
-    t._ks = ks
-    t._ag = None
+    t._key_set = ks
+    t._autograd_meta = None
     t._base = None
-    t._vc = None
+    t._version_counter = None
     return t
 
 
@@ -658,10 +677,10 @@ def wrap_cpu(arr: np.ndarray, dtype: _dtype_cls | None = None) -> Tensor:
     t = _new(Tensor)
     t._data = arr
     t._dtype = dtype if dtype is not None else to_dtype(arr.dtype)
-    t._ks = CPU_KEYS
-    t._ag = None
+    t._key_set = CPU_KEYS
+    t._autograd_meta = None
     t._base = None
-    t._vc = None
+    t._version_counter = None
     return t
 
 
@@ -669,4 +688,4 @@ def dispatch_keys(t: Tensor) -> Any:
     """The tensor's own key set (torch._C._dispatch_keys): TLS is not applied."""
     from ..dispatcher.keyset import DispatchKeySet
 
-    return DispatchKeySet.from_raw(t._ks & VISIBLE_MASK)
+    return DispatchKeySet.from_raw(t._key_set & VISIBLE_MASK)

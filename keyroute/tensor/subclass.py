@@ -87,7 +87,7 @@ def make_wrapper_subclass(
     if dev.index is not None or dev.type not in ("cpu", "meta"):
         t.__dict__["_device"] = dev
     if requires_grad:
-        t._ks |= REQUIRES_GRAD_BIT
+        t._key_set |= REQUIRES_GRAD_BIT
     return t
 
 
@@ -98,8 +98,8 @@ Tensor._make_subclass = staticmethod(  # type: ignore[attr-defined]
 
 
 def _make_subclass(cls: type, data: Tensor, require_grad: bool) -> Tensor:
-    t = make_tensor(data._data, data._dtype, data._ks, cls)
-    t._vc = data._vc
+    t = make_tensor(data._data, data._dtype, data._key_set, cls)
+    t._version_counter = data._version_counter
     if require_grad:
-        t._ks |= REQUIRES_GRAD_BIT
+        t._key_set |= REQUIRES_GRAD_BIT
     return t

@@ -66,7 +66,7 @@ def _packet_name(target: Any) -> str:
 
 
 def get_shape(i: Any) -> Any:
-    return tuple(i.shape) if hasattr(i, "_ks") else i
+    return tuple(i.shape) if hasattr(i, "_key_set") else i
 
 
 def _tree_map(fn: Callable[[Any], Any], v: Any) -> Any:

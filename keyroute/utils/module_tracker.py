@@ -25,7 +25,7 @@ def _tensors(value: Any) -> list[Any]:
             stack.extend(v)
         elif isinstance(v, dict):
             stack.extend(v.values())
-        elif hasattr(v, "_ks") and v.requires_grad:
+        elif hasattr(v, "_key_set") and v.requires_grad:
             out.append(v)
     return out
 

@@ -32,7 +32,7 @@ class OpLogMode(TorchDispatchMode):
         kwargs = kwargs or {}
         out = func(*args, **kwargs)
         if self.with_shapes:
-            shapes = [tuple(a.shape) for a in args if hasattr(a, "_ks")]
+            shapes = [tuple(a.shape) for a in args if hasattr(a, "_key_set")]
             self.ops.append(f"{func} {shapes}")
         else:
             self.ops.append(str(func))

@@ -83,7 +83,7 @@ def test_generated_recorder_matches_reference(name: str, make: Any) -> None:
     op2, args2, kwargs2 = make()
     kernel = op2.kernel_for_key(DispatchKey.AutogradCPU)
     assert isinstance(kernel, AutogradKernel)
-    include, mask = state.s.im
+    include, mask = state.thread_state.include_and_mask
     ks = (op2._extract(args2, kwargs2) | include) & mask
     _table, masks = op2._table_and_masks()
     ks &= masks[(ks & BACKEND_MASK).bit_length()]  # fallthrough keys out, as the dispatcher does

@@ -13,7 +13,6 @@ import json
 import os
 import pickle
 import re
-import time
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -195,19 +194,13 @@ def test_recorded_samples(i):
         assert str(parse_schema(d["str"])) == d["reparsed"]
 
 
-def test_parse_speed_all_recorded_schemas():
+def test_parse_cache_returns_the_parsed_schema():
+    # Speed is measured in bench/schema.py; here: a cached parse is the same object, for every
+    # recorded text.
     texts = [d["str"] for d in recorded()["schemas"]]
     S.parser._CACHE.clear()
-    t0 = time.perf_counter()
-    for t in texts:
-        parse_schema(t)
-    elapsed = time.perf_counter() - t0
-    print(f"parsed {len(texts)} schemas in {elapsed:.3f}s")
-    assert elapsed < 5.0  # target is < 1 s; generous for loaded CI machines
-    t0 = time.perf_counter()
-    for t in texts:
-        parse_schema(t)
-    assert time.perf_counter() - t0 < 0.5  # cached
+    first = [parse_schema(t) for t in texts]
+    assert all(parse_schema(t) is f for t, f in zip(texts, first))
 
 
 # ------------------------------------------------------------------------- hand-written: API

@@ -23,14 +23,16 @@ FRONT = key_bits(DispatchKey.FuncTorchDynamicLayerFrontMode)
 
 
 def _clean() -> bool:
-    return not layer_stack() and not state.s.include & FRONT
+    return not layer_stack() and not state.thread_state.include & FRONT
 
 
 def test_stack_and_front_key_are_restored_after_success_and_errors() -> None:
     x = torch.ones(3, 4)
     assert _clean()
     seen = []
-    vmap(lambda t: seen.append((len(layer_stack()), bool(state.s.include & FRONT))) or t)(x)
+    vmap(
+        lambda t: seen.append((len(layer_stack()), bool(state.thread_state.include & FRONT))) or t
+    )(x)
     assert seen == [(1, True)]
     assert _clean()
     with pytest.raises(RuntimeError, match="item"):

@@ -477,6 +477,23 @@ o, i = TwoOut.apply(a)
 o.sum().backward()
 result = [o.requires_grad, i.requires_grad, a.grad]
 """,
+    "grad_materialize_unused": """
+a = x.clone().requires_grad_()
+b = x.clone().requires_grad_()
+g = torch.autograd.grad((a * 2).sum(), [a, b], materialize_grads=True)
+result = [g[0], g[1], g[1].requires_grad, g[1]._is_zerotensor()]
+""",
+    "grad_materialize_create_graph": """
+a = x.clone().requires_grad_()
+b = x.clone().requires_grad_()
+g = torch.autograd.grad((a * a).sum(), [a, b], materialize_grads=True, create_graph=True)
+result = [g[0], g[1], g[1].requires_grad, g[1].is_leaf, g[1]._is_zerotensor()]
+""",
+    "grad_unused_not_allowed": """
+a = x.clone().requires_grad_()
+b = x.clone().requires_grad_()
+torch.autograd.grad((a * 2).sum(), [a, b])
+""",
     "function_materialize_false": """
 class Two(torch.autograd.Function):
     @staticmethod

@@ -70,7 +70,9 @@ def test_autocast_off_leaves_add_alone() -> None:
     assert not keyroute.is_autocast_enabled("cpu")
     with keyroute.autocast("cpu"):
         pass  # registers the AutocastCPU kernels
-    ks = (a._ks | keyroute.dispatcher.tls.state.s.include) & keyroute.dispatcher.tls.state.s.mask
+    ks = (
+        a._key_set | keyroute.dispatcher.tls.state.thread_state.include
+    ) & keyroute.dispatcher.tls.state.thread_state.mask
     assert op._resolve(ks, False) is op._resolve(ks & ~_autocast_bit(), False)
 
 

@@ -40,5 +40,5 @@ def test_plain_tensors_carry_no_math_bit() -> None:
     from keyroute.aten.mathbits import MATH_BITS
 
     a = keyroute.ones(3)
-    assert not (a + a)._ks & MATH_BITS
-    assert not keyroute.ones(2, dtype=keyroute.complex64).conj().resolve_conj()._ks & MATH_BITS
+    assert not (a + a)._key_set & MATH_BITS
+    assert not keyroute.ones(2, dtype=keyroute.complex64).conj().resolve_conj()._key_set & MATH_BITS

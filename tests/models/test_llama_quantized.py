@@ -41,7 +41,7 @@ def test_quantized_tensor_keys_and_metadata() -> None:
     from keyroute.dispatcher.keyset import key_bits
 
     bits = key_bits(DispatchKey.QuantizedCPU)
-    assert q._ks & bits == bits
+    assert q._key_set & bits == bits
     assert tuple(q.t().shape) == (576, 1536)
 
 

@@ -32,12 +32,13 @@ def _tree(events) -> list:  # noqa: ANN001
 def test_top_level_calls_are_events_and_redispatches_are_not() -> None:
     x = torch.ones(2, 3)
     with profile(activities=[ProfilerActivity.CPU]) as prof:
-        y = x + 1
+        y = x + x
         torch.nn.functional.linear(y, torch.ones(4, 3))
     tree = _tree(prof.events())
     assert tree[0] == ("aten::add", [])
-    # PyTorch: linear > t, matmul > mm (its CPU kernels' own calls below those aside).
-    assert tree[-1] == ("aten::linear", [("aten::t", []), ("aten::matmul", [("aten::mm", [])])])
+    # PyTorch: linear > t (> transpose > as_strided), matmul > mm (mm's own calls aside).
+    t = ("aten::t", [("aten::transpose", [("aten::as_strided", [])])])
+    assert tree[-1] == ("aten::linear", [t, ("aten::matmul", [("aten::mm", [])])])
     names = [e.name for e in prof.events()]
     assert names.count("aten::add") == 1  # the autograd layer's redispatch is no second event
 
@@ -45,7 +46,7 @@ def test_top_level_calls_are_events_and_redispatches_are_not() -> None:
 def test_record_function_context_and_decorator_nest() -> None:
     @record_function("decorated")
     def f(t):  # noqa: ANN001, ANN202
-        return t * 2
+        return t * t
 
     x = torch.ones(3)
     with profile() as prof:
@@ -127,7 +128,7 @@ def test_key_averages_table_layout_and_counts() -> None:
     x = torch.ones(3)
     with profile(record_shapes=True) as prof:
         for _ in range(3):
-            x + 1
+            x + x
         x * x
     avg = prof.key_averages()
     counts = {e.key: e.count for e in avg}
@@ -148,7 +149,7 @@ def test_key_averages_table_layout_and_counts() -> None:
     assert len(lines) == 6 and lines[-1].startswith("Self CPU time total: ")  # row_limit=1
     by_shape = prof.key_averages(group_by_input_shape=True)
     shapes = {(e.key, str(e.input_shapes)) for e in by_shape}
-    assert ("aten::add", "[[3], [], []]") in shapes and ("aten::mul", "[[3], [3]]") in shapes
+    assert ("aten::add", "[[3], [3], []]") in shapes and ("aten::mul", "[[3], [3]]") in shapes
     assert "Input Shapes" in by_shape.table()
 
 
@@ -191,7 +192,7 @@ def test_chrome_trace_and_tensorboard_handler(tmp_path) -> None:  # noqa: ANN001
     x = torch.ones(2)
     with profile(record_shapes=True) as prof:
         with record_function("block"):
-            x + 1
+            x + x
     path = str(tmp_path / "t.json")
     prof.export_chrome_trace(path)
     data = json.loads(open(path).read())
@@ -200,7 +201,7 @@ def test_chrome_trace_and_tensorboard_handler(tmp_path) -> None:  # noqa: ANN001
         ("block", "user_annotation"),
         ("aten::add", "cpu_op"),
     ]
-    assert spans[1]["args"]["Input Dims"] == [[2], [], []]  # alpha's default included
+    assert spans[1]["args"]["Input Dims"] == [[2], [2], []]  # alpha's default included
     assert spans[0]["ts"] <= spans[1]["ts"] and spans[1]["dur"] <= spans[0]["dur"]
     handler = tensorboard_trace_handler(str(tmp_path / "tb"), worker_name="w")
     with warnings.catch_warnings():
@@ -211,6 +212,28 @@ def test_chrome_trace_and_tensorboard_handler(tmp_path) -> None:  # noqa: ANN001
         p2.step()
     files = os.listdir(tmp_path / "tb")
     assert len(files) == 1 and files[0].startswith("w.") and files[0].endswith(".pt.trace.json")
+
+
+def test_internal_calls_as_pytorchs_kernels_make_them() -> None:
+    # PyTorch 2.13's torch.profiler trees for the same calls (its C++ kernels call these
+    # operators; keyroute's profiler adds their events, keyroute/profiler/_internal_calls.py)
+    x, d = torch.ones(3), torch.ones(3, dtype=torch.float64)
+    to = ("aten::to", [("aten::_to_copy", [("aten::empty_strided", []), ("aten::copy_", [])])])
+    with profile() as prof:
+        x + 1
+        d + 1.0
+        x.relu()
+        x.sum()
+        torch.ones(2, 3).t()
+    assert _tree(prof.events()) == [
+        ("aten::add", [to]),
+        ("aten::add", []),
+        ("aten::relu", [("aten::clamp_min", [])]),
+        ("aten::sum", [("aten::as_strided", []), ("aten::fill_", [])]),
+        ("aten::ones", [("aten::empty", []), ("aten::fill_", [])]),
+        ("aten::t", [("aten::transpose", [("aten::as_strided", [])])]),
+    ]
+    assert {e.kind for e in prof.events() if e.name == "aten::clamp_min"} == {"internal"}
 
 
 def test_with_dispatch_children_per_key_and_group_by_dispatch_key() -> None:

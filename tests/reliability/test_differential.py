@@ -46,7 +46,7 @@ def _snapshot(values: object) -> list:
     for v in values if isinstance(values, (list, tuple)) else [values]:
         if isinstance(v, (list, tuple)):
             out.append(_snapshot(v))
-        elif hasattr(v, "_ks") and v.device.type != "meta":
+        elif hasattr(v, "_key_set") and v.device.type != "meta":
             out.append(encode_value(keyroute, v))
     return out
 

@@ -44,7 +44,7 @@ def test_tensor_dtype_inference_follows_default_dtype():
 
 def test_tensor_with_requires_grad_is_a_leaf():
     t = keyroute.tensor([1.0, 2.0], requires_grad=True)
-    assert t.requires_grad and t._ag is None or t._ag.grad_fn is None
+    assert t.requires_grad and t._autograd_meta is None or t._autograd_meta.grad_fn is None
     with pytest.raises(RuntimeError, match="^Only Tensors of floating point and complex"):
         keyroute.tensor([1], requires_grad=True)
 

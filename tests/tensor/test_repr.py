@@ -118,7 +118,7 @@ class _BrokenGradFn(keyroute.Tensor):
 def _as(cls, t):
     from keyroute.tensor._tensor import make_tensor
 
-    return make_tensor(t._data, t._dtype, t._ks, cls)
+    return make_tensor(t._data, t._dtype, t._key_set, cls)
 
 
 def test_grad_fn_suffix_and_subclass_prefix():

@@ -74,15 +74,19 @@ def test_count_dispatch_keys_sees_every_layer() -> None:
 
 
 def test_modes_restore_thread_state() -> None:
-    before = (tls.include, tls.exclude, tls.im)
+    before = (tls.include, tls.exclude, tls.include_and_mask)
     with OpLogMode():
         with OpCounterMode():
             keyroute.ones(2) + 1
-    assert (tls.include, tls.exclude, tls.im) == before
+    assert (tls.include, tls.exclude, tls.include_and_mask) == before
     with pytest.raises(ValueError, match="boom"):
         with OpLogMode():
             raise ValueError("boom")
-    assert (tls.include, tls.exclude, tls.im) == before and _len_torch_dispatch_stack() == 0
+    assert (
+        tls.include,
+        tls.exclude,
+        tls.include_and_mask,
+    ) == before and _len_torch_dispatch_stack() == 0
 
 
 def test_handler_error_restores_the_mode_and_keys() -> None:
@@ -91,10 +95,10 @@ def test_handler_error_restores_the_mode_and_keys() -> None:
             raise KeyError(str(func))
 
     with Boom():
-        inside = (tls.include, tls.im)
+        inside = (tls.include, tls.include_and_mask)
         with pytest.raises(KeyError, match="aten.ones.default"):
             keyroute.ones(1)
-        assert (tls.include, tls.im) == inside and _len_torch_dispatch_stack() == 1
+        assert (tls.include, tls.include_and_mask) == inside and _len_torch_dispatch_stack() == 1
 
 
 def test_guards_inside_a_handler_still_leave_the_mode_off() -> None:

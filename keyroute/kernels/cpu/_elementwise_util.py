@@ -36,10 +36,10 @@ def _wrap(r: ndarray, dt: Any) -> Tensor:
     t = _new(Tensor)
     t._data = r
     t._dtype = dt
-    t._ks = CPU_KEYS
-    t._ag = None
+    t._key_set = CPU_KEYS
+    t._autograd_meta = None
     t._base = None
-    t._vc = None
+    t._version_counter = None
     return t
 
 
@@ -53,8 +53,8 @@ if r.ndim == 1 and r.size:  # a fresh 1-d result: WRAP_1D (_wrap without its fra
     t = _new(Tensor)
     t._data = r
     t._dtype = {dt}
-    t._ks = CPU_KEYS
-    t._ag = t._base = t._vc = None
+    t._key_set = CPU_KEYS
+    t._autograd_meta = t._base = t._version_counter = None
     return t
 """
 

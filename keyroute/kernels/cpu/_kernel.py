@@ -99,10 +99,10 @@ def wrap(a: Any, dt: dtype) -> Tensor:
     t = _new(Tensor)
     t._data = a
     t._dtype = dt
-    t._ks = CPU_KEYS
-    t._ag = None
+    t._key_set = CPU_KEYS
+    t._autograd_meta = None
     t._base = None
-    t._vc = None
+    t._version_counter = None
     return t
 
 

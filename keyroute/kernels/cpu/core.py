@@ -30,7 +30,7 @@ _as_strided = np.lib.stride_tricks.as_strided
 
 def view_of(self: Tensor, a: np.ndarray) -> Tensor:
     """A tensor sharing self's storage with NumPy view `a` (view metadata is ADInplaceOrView's)."""
-    return make_tensor(a, self._dtype, self._ks, Tensor)
+    return make_tensor(a, self._dtype, self._key_set, Tensor)
 
 
 def strided_view(
@@ -416,7 +416,7 @@ def alias(self):
 def detach(self):
     # Not a differentiable view: the result never requires grad (it shares the data).
     out = view_of(self, self._data.view())
-    out._ks &= ~REQUIRES_GRAD_BIT
+    out._key_set &= ~REQUIRES_GRAD_BIT
     return out
 
 
@@ -447,7 +447,7 @@ def view_dtype(self, dtype):
     dt = to_dtype(dtype)
     if dt.itemsize != self._dtype.itemsize:
         raise RuntimeError("keyroute supports view(dtype) only between dtypes of the same size")
-    out = make_tensor(self._data.view(dt.np), dt, self._ks, Tensor)
+    out = make_tensor(self._data.view(dt.np), dt, self._key_set, Tensor)
     return out
 
 

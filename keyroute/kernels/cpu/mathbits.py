@@ -35,7 +35,7 @@ _as_strided = np.lib.stride_tricks.as_strided
 def logical(t: Any) -> Any:
     """The values a tensor stands for, as a NumPy array (a copy when a bit is set)."""
     a = t._data
-    ks = t._ks
+    ks = t._key_set
     if ks & CONJ_BIT:
         a = np.conj(a)
     if ks & NEG_BIT:
@@ -44,7 +44,7 @@ def logical(t: Any) -> Any:
 
 
 def _toggle(self: Tensor, bit: int) -> Tensor:
-    ks = self._ks ^ bit
+    ks = self._key_set ^ bit
     return make_tensor(self._data.view(), self._dtype, ks, Tensor)
 
 
@@ -104,7 +104,7 @@ def view_as_real(self):
         )
     else:
         arr = np.empty(shape, dt.np)
-    return make_tensor(arr, dt, self._ks, Tensor)
+    return make_tensor(arr, dt, self._key_set, Tensor)
 
 
 @kernel("view_as_complex")
@@ -116,7 +116,7 @@ def view_as_complex(self):
         arr = _view_of_root(self, dt.np, shape, stride, offset)
     else:
         arr = np.empty(shape, dt.np)
-    return make_tensor(arr, dt, self._ks, Tensor)
+    return make_tensor(arr, dt, self._key_set, Tensor)
 
 
 # -- the operators both layers let through: bit-aware CPU forms --------------------------------
@@ -124,7 +124,7 @@ def view_as_complex(self):
 
 def _plain(t: Any) -> Any:
     """t itself, or a bit-free tensor of its logical values."""
-    if isinstance(t, Tensor) and t._ks & MATH_BITS:
+    if isinstance(t, Tensor) and t._key_set & MATH_BITS:
         return wrap(logical(t), t._dtype)
     return t
 
@@ -137,7 +137,7 @@ def _wrap_reading(name: str) -> None:
         return
 
     def bit_aware(*args: Any, **kwargs: Any) -> Any:
-        if any(isinstance(a, Tensor) and a._ks & MATH_BITS for a in args):
+        if any(isinstance(a, Tensor) and a._key_set & MATH_BITS for a in args):
             args = tuple(_plain(a) for a in args)
         return inner(*args, **kwargs)
 
@@ -162,9 +162,9 @@ def _register_readers_now() -> None:
     inner_copy = copy_op.kernel_for_key(DispatchKey.CPU)
 
     def copy_math_bits(self: Any, src: Any, non_blocking: bool = False) -> Any:
-        if isinstance(src, Tensor) and src._ks & MATH_BITS:
+        if isinstance(src, Tensor) and src._key_set & MATH_BITS:
             src = _plain(src)
-        bits = self._ks & MATH_BITS
+        bits = self._key_set & MATH_BITS
         if not bits:
             return inner_copy(self, src, non_blocking)
         # The destination stores the conjugate / negation of what it stands for.
@@ -173,7 +173,7 @@ def _register_readers_now() -> None:
             s = np.conj(s)
         if bits & NEG_BIT:
             s = np.negative(s)
-        plain = make_tensor(self._data, self._dtype, self._ks & ~MATH_BITS, Tensor)
+        plain = make_tensor(self._data, self._dtype, self._key_set & ~MATH_BITS, Tensor)
         inner_copy(
             plain,
             wrap(np.asarray(s), src._dtype if isinstance(src, Tensor) else self._dtype),
@@ -198,5 +198,5 @@ def _efficientzerotensor(size, *, dtype=None, layout=None, device=None, pin_memo
     arr = np.zeros(as_size(size), dt.np)
     arr.flags.writeable = False
     out = wrap(arr, dt)
-    out._ks |= ZERO_BIT
+    out._key_set |= ZERO_BIT
     return out

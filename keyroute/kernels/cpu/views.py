@@ -24,7 +24,7 @@ _FULL = slice(None)
 
 def _view(self: Tensor, a: np.ndarray) -> Tensor:
     """A tensor over NumPy view `a` of self's storage (ADInplaceOrView records the base)."""
-    return make_tensor(a, self._dtype, self._ks, Tensor)
+    return make_tensor(a, self._dtype, self._key_set, Tensor)
 
 
 def _restride(a: np.ndarray, shape: tuple[int, ...], stride: tuple[int, ...]) -> np.ndarray:

@@ -93,7 +93,7 @@ facts["include_after"] = keyset_repr(local_include())
 # On a tensor's key set, with no TLS guard.
 seen.clear()
 t = make_tensor(torch.ones(3)._data, torch.float32, CPU_KEYS | key_bits(CK))
-facts["tensor_keys"] = keyset_repr(t._ks)
+facts["tensor_keys"] = keyset_repr(t._key_set)
 facts["tensor_result"] = (t + 1).tolist()
 facts["seen_tensor"] = list(seen)
 
