@@ -59,6 +59,14 @@ def _fake(mode: FakeTensorMode, v: Any) -> Any:
     return v
 
 
+# Samples whose fake-tensor answer differs from PyTorch's (each asserted to still differ).
+KNOWN_GAPS = {
+    "fft_fftfreq-complex": "PyTorch's FakeTensorMode raises arange_cpu's NotImplementedError for "
+    "a complex dtype; keyroute's fake tensors use arange's meta function, which (as PyTorch's "
+    "meta) accepts it",
+}
+
+
 @pytest.mark.parametrize("family", all_families())
 def test_every_sample_under_fake_tensor_mode(family: str) -> None:
     assert os.path.exists(data_path(family)), f"no recorded data for {family}"
@@ -98,5 +106,10 @@ def test_every_sample_under_fake_tensor_mode(family: str) -> None:
             want = _drop_strides(want)
         if got != want:
             bad.append(f"{s.id} ({s.op}): fake {got} != PyTorch {want}")
+    for gap in KNOWN_GAPS:
+        if any(b.startswith(gap + " ") for b in bad):
+            bad = [b for b in bad if not b.startswith(gap + " ")]
+        elif any(s.id == gap for s in family_samples(family)):
+            bad.append(f"known gap {gap} now matches PyTorch: remove it from KNOWN_GAPS")
     assert not bad, f"{len(bad)} samples differ:\n" + "\n".join(bad[:15])
     assert ran > 0 and dependent < max(ran // 4, 10), (ran, dependent)
