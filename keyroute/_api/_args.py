@@ -40,10 +40,15 @@ def _device_arg(fn: str, device: Any) -> Device:
     if isinstance(device, int):
         raise RuntimeError("Cannot access accelerator device when none is available.")
     dev = Device(device)
-    if dev.type == "cuda":  # PyTorch initialises CUDA here: a CPU build raises its assertion
-        from ..cuda import _lazy_init
+    if dev.type == "cuda":
+        # PyTorch initialises CUDA in the CUDA kernel: a CPU build raises its assertion there,
+        # unless a dispatch mode (FakeTensorMode: fake cuda tensors) takes the call first.
+        from ..utils.python_dispatch import _len_torch_dispatch_stack
 
-        _lazy_init()
+        if not _len_torch_dispatch_stack():
+            from ..cuda import _lazy_init
+
+            _lazy_init()
     return dev
 
 
