@@ -12,35 +12,19 @@ import math
 import numba
 import numpy as np
 
+from . import _random_math as _rm
+
 _f32 = np.float32
 _njit = numba.njit(cache=True, nogil=True)
 
-_LOG_P = tuple(
-    _f32(c)
-    for c in (
-        7.0376836292e-2,
-        -1.1514610310e-1,
-        1.1676998740e-1,
-        -1.2420140846e-1,
-        1.4249322787e-1,
-        -1.6668057665e-1,
-        2.0000714765e-1,
-        -2.4999993993e-1,
-        3.3333331174e-1,
-    )
-)
-_LOG_Q1 = _f32(-2.12194440e-4)
-_LOG_Q2 = _f32(0.693359375)
-_SQRTHF = _f32(0.707106781186547524)
+# avx_mathfun's constants, shared with the NumPy versions (one definition, _random_math).
+_LOG_P = tuple(_f32(c) for c in _rm._LOG_P)
+_LOG_Q1, _LOG_Q2, _SQRTHF = _rm._LOG_Q1, _rm._LOG_Q2, _rm._SQRTHF
 _MIN_NORM = _f32(1.17549435e-38)
-_DP0, _DP1, _DP2 = _f32(-0.78515625), _f32(-2.4187564849853515625e-4), _f32(-3.77489497744594108e-8)
-_S0, _S1, _S2 = _f32(-1.9515295891e-4), _f32(8.3321608736e-3), _f32(-1.6666654611e-1)
-_C0, _C1, _C2 = (
-    _f32(2.443315711809948e-005),
-    _f32(-1.388731625493765e-003),
-    _f32(4.166664568298827e-002),
-)
-_FOPI = _f32(1.27323954473516)
+_DP0, _DP1, _DP2 = _rm._DP
+_S0, _S1, _S2 = _rm._SINCOF
+_C0, _C1, _C2 = _rm._COSCOF
+_FOPI = _rm._FOPI
 _ONE_F, _HALF_F, _MINUS_TWO_F = _f32(1.0), _f32(0.5), _f32(-2.0)
 _TWO_PI = 2.0 * math.pi
 _TWO_PI_F = _f32(_TWO_PI)
