@@ -3,9 +3,9 @@
 The backend operators `_embedding_bag` / `_embedding_bag_forward_only` return four tensors:
 the output, offset2bag (each index's bag; empty on the CPU's fast sum path, which never needs
 it), bag_size (indices per bag without padding; zeros in sum mode) and max_indices (the argmax
-rows in max mode, a copy of bag_size otherwise). `embedding_bag` and `_embedding_bag_backward`
-are CompositeImplicitAutograd as PyTorch's: the first picks the forward-only operator when the
-weight needs no gradient, the second rebuilds offset2bag when the forward skipped it and calls
+rows in max mode, a copy of bag_size otherwise). `embedding_bag` is CompositeImplicitAutograd as
+PyTorch's (the forward-only operator when the weight needs no gradient); the backend operator
+`_embedding_bag_backward` rebuilds offset2bag when the forward skipped it and computes
 `_embedding_bag_dense_backward`. Kernels in kernels/cpu/embedding_bag.py, the derivative in
 autograd/derivatives/embedding_bag.py.
 """
@@ -221,18 +221,7 @@ def embedding_bag(
     )  # fmt: skip
 
 
-def make_offset2bag(offsets: Any, n: int) -> Any:
-    """Each index's bag from the bag starts: ones at the offsets, cumulative sum (PyTorch's
-    make_offset2bag, so repeated offsets skip empty bags)."""
-    o2b = op("zeros")([n + 1], dtype=offsets._dtype, device=offsets.device)
-    o2b = op("index_add")(o2b, 0, offsets, op("ones_like")(offsets))
-    # offset2bag[0] -= 1 before the cumulative sum is the cumulative sum less one
-    o2b = op("sub.Scalar")(op("cumsum")(o2b, 0, dtype=offsets._dtype), 1)
-    return op("narrow")(o2b, 0, 0, n)
-
-
 def _contiguous_index(name: str, t: Any) -> None:
-    _scalar_types(name, t, _INDEX_TYPES, "Long, Int")
     check(
         t.is_contiguous(),
         f"Expected contiguous tensor, but got non-contiguous tensor for argument #1 '{name}' "
@@ -240,11 +229,26 @@ def _contiguous_index(name: str, t: Any) -> None:
     )
 
 
-@composite(
+_BACKWARD = (
     "_embedding_bag_backward(Tensor grad, Tensor indices, Tensor offsets, Tensor offset2bag, "
     "Tensor bag_size, Tensor maximum_indices, SymInt num_weights, bool scale_grad_by_freq, int "
     "mode, bool sparse, Tensor? per_sample_weights, int padding_idx=-1) -> Tensor"
 )
+
+
+def backward_arguments(indices: Any, offsets: Any, offset2bag: Any) -> bool:
+    """_embedding_bag_backward's checks; whether offset2bag must be rebuilt from the offsets
+    (the forward's fast sum path left it empty)."""
+    for name, t in (("indices", indices), ("offsets", offsets)):
+        _scalar_types(name, t, _INDEX_TYPES, "Long, Int")
+        _contiguous_index(name, t)
+    rebuild = indices.numel() != 0 and offset2bag.numel() == 0
+    if not rebuild:
+        _contiguous_index("offset2bag", offset2bag)
+    return rebuild
+
+
+@meta(_BACKWARD)
 def _embedding_bag_backward(
     grad,
     indices,
@@ -259,19 +263,13 @@ def _embedding_bag_backward(
     per_sample_weights,
     padding_idx=-1,
 ):
-    indices, offsets = promote_indices(indices, offsets)
-    _contiguous_index("indices", indices)
-    _contiguous_index("offsets", offsets)
-    if indices.numel() != 0 and offset2bag.numel() == 0:
-        offset2bag = make_offset2bag(offsets, shape_of(indices)[0])
-    else:
-        _contiguous_index("offset2bag", offset2bag)
+    backward_arguments(indices, offsets, offset2bag)
     if sparse:
         raise NotImplementedError(
             "embedding_bag with sparse=True: keyroute has no sparse tensors "
             "(_embedding_bag_sparse_backward)"
         )
-    return op("_embedding_bag_dense_backward")(
+    return _embedding_bag_dense_backward(
         grad, indices, offset2bag, bag_size, maximum_indices, num_weights, scale_grad_by_freq,
         mode, per_sample_weights, padding_idx,
     )  # fmt: skip

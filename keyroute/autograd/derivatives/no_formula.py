@@ -41,6 +41,12 @@ for _name in ("acosh", "asinh", "atanh"):
     _not_implemented(f"{_name}_", f"{_name.capitalize()}Backward1", f"inplace version of {_name}")
 _not_implemented("embedding_renorm_", "EmbeddingRenormBackward0", "embedding_renorm")
 _not_implemented(
+    "_embedding_bag_backward",
+    "EmbeddingBagBackwardBackward0",
+    "_embedding_bag_backward",
+    ("grad", "per_sample_weights"),
+)
+_not_implemented(
     "_embedding_bag_dense_backward",
     "EmbeddingBagDenseBackwardBackward0",
     "_embedding_bag_dense_backward",
@@ -60,6 +66,7 @@ _not_implemented(
 #: NotImplemented kernel, even those whose outputs are never floating point.)
 NON_DIFFERENTIABLE = {
     "detach",
+    "_embedding_bag_forward_only",
     "_amp_foreach_non_finite_check_and_unscale",
     "_local_scalar_dense",
     "empty_like",

@@ -115,6 +115,7 @@ def _adaptive_max(nd: int) -> None:
         f"{node}BackwardBackward0",
         inputs=("grad_output", "self"),
         save=("self", "indices"),
+        no_grad=("indices",),
     )
     def backward(grad, self, indices):  # noqa: ANN001, ANN202
         return _gather_at(grad, indices, nd), _zeros_like(self)

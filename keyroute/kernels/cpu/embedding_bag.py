@@ -234,7 +234,9 @@ def _embedding_bag_dense_backward(
     if mode == E.MODE_MEAN:
         bs = sizes[source]
         scale = np.where(bs != 0, scale / np.where(bs != 0, bs, 1), scale)
-    keep = sidx != padding_idx
+    # a rebuilt offset2bag can name bags past the gradient's rows (include_last_offset, no
+    # bags): PyTorch reads past its buffer there; those rows add nothing here
+    keep = (sidx != padding_idx) & (source >= 0) & (source < g.shape[0])
     rows = g[source[keep]] * scale[keep].astype(comp)[:, None]
     np.add.at(out, sidx[keep], rows)
     return wrap(out.astype(dt.np, copy=False), dt)
@@ -265,3 +267,31 @@ def _embedding_bag_per_sample_weights_backward(
     keep = idx != padding_idx
     out[keep] = np.einsum("ij,ij->i", g[o2b[keep]], w[idx[keep]])
     return wrap(fix_empty(out.astype(dt.np, copy=False)), dt)
+
+
+@kernel("_embedding_bag_backward")
+def _embedding_bag_backward(
+    grad: Tensor,
+    indices: Tensor,
+    offsets: Tensor,
+    offset2bag: Tensor,
+    bag_size: Tensor,
+    maximum_indices: Tensor,
+    num_weights: int,
+    scale_grad_by_freq: bool,
+    mode: int,
+    sparse: bool,
+    per_sample_weights: Tensor | None,
+    padding_idx: int = -1,
+) -> Tensor:
+    E._embedding_bag_backward(
+        grad, indices, offsets, offset2bag, bag_size, maximum_indices, num_weights,
+        scale_grad_by_freq, mode, sparse, per_sample_weights, padding_idx,
+    )  # fmt: skip
+    idx, off, itype = _index_data(indices, offsets)
+    if idx.size and not offset2bag.numel():  # the fast sum path skipped it: from the offsets
+        offset2bag = wrap(_offset2bag(off, idx.size, itype.np), itype)
+    return _embedding_bag_dense_backward(
+        grad, wrap(idx, itype), offset2bag, bag_size, maximum_indices, num_weights,
+        scale_grad_by_freq, mode, per_sample_weights, padding_idx,
+    )  # fmt: skip

@@ -157,6 +157,8 @@ def _scatter_indices(grad: np.ndarray, indices: np.ndarray, shape, nd: int) -> n
     m = math.prod(lead)
     n = math.prod(shape[len(shape) - nd :])
     out = np.zeros((m, n), grad.dtype)
+    if not m or not indices.size:
+        return out.reshape(shape)
     g = grad.reshape(m, -1)
     idx = indices.reshape(m, -1)
     rows = np.broadcast_to(np.arange(m)[:, None], idx.shape)
