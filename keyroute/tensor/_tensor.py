@@ -187,7 +187,9 @@ class Tensor:
 
     @property
     def device(self) -> Device:
-        return _DEVICE_BY_BACKEND[(self._key_set & BACKEND_BITS).bit_length()]
+        d = _DEVICE_BY_BACKEND[(self._key_set & BACKEND_BITS).bit_length()]
+        # An out-of-tree backend's entry is a StorageDevice: its data names the index.
+        return d if d.__class__ is Device else d.of(self._data)
 
     @property
     def is_meta(self) -> bool:
@@ -565,14 +567,6 @@ class Tensor:
             new.__dict__ = copy.deepcopy(self.__dict__, memo)
         memo[id(self)] = new
         return new
-
-
-# The slots' old names (_ks, _ag, _vc), kept for one release for code written against them:
-# the same member descriptors, so an old name reads and writes the renamed slot at the same
-# cost. keyroute itself uses only the new names (tests/architecture/test_names.py).
-Tensor._ks = Tensor.__dict__["_key_set"]
-Tensor._ag = Tensor.__dict__["_autograd_meta"]
-Tensor._vc = Tensor.__dict__["_version_counter"]
 
 
 class _StorageRef:

@@ -330,9 +330,16 @@ derivative("log10", "Log10Backward0", save=("self",))(
 derivative("sqrt", "SqrtBackward0", save=("result",))(
     lambda g, result: (A.div.Tensor(g, A.mul.Scalar(result, 2)),)
 )
-derivative("rsqrt", "RsqrtBackward0", save=("result",))(
-    lambda g, result: (A.mul.Tensor(A.mul.Scalar(g, -0.5), A.pow.Tensor_Scalar(result, 3)),)
-)
+
+
+def _rsqrt_backward(g: Any, result: Any) -> tuple[Any]:
+    # -0.5 * grad * result.pow(3): PyTorch's generated code computes pow first (its recorded
+    # AOT backward graphs show pow, then mul.Scalar, then mul.Tensor).
+    p = A.pow.Tensor_Scalar(result, 3)
+    return (A.mul.Tensor(A.mul.Scalar(g, -0.5), p),)
+
+
+derivative("rsqrt", "RsqrtBackward0", save=("result",))(_rsqrt_backward)
 derivative("reciprocal", "ReciprocalBackward0", save=("result",))(
     lambda g, result: (A.mul.Tensor(A.neg.default(g), A.mul.Tensor(result, result)),)
 )
