@@ -46,19 +46,22 @@ def _unsigned(v: Any) -> Any:
     return v
 
 
-def _unpack(v: Any, node: Any) -> Any:
-    from .graph import SavedTensor
+def _is_saved_tensor(v: Any) -> bool:
+    # (graph.SavedTensor, by its method: this module imports nothing from the graph)
+    return hasattr(v, "unpack") and hasattr(v, "free")
 
-    if isinstance(v, SavedTensor):
+
+def _unpack(v: Any, node: Any) -> Any:
+    if _is_saved_tensor(v):
         return v.unpack(node)
-    if isinstance(v, list) and any(isinstance(x, SavedTensor) for x in v):
-        return [x.unpack(node) if isinstance(x, SavedTensor) else x for x in v]
+    if isinstance(v, list) and any(_is_saved_tensor(x) for x in v):
+        return [x.unpack(node) if _is_saved_tensor(x) else x for x in v]
     return v
 
 
 def _sizes_of(saved: dict[str, Any], arg: str, node: Any) -> Any:
     """The sizes of the formula's argument arg: the saved tensor's, or `s` for self."""
-    if arg in saved and saved[arg] is not None and hasattr(saved[arg], "unpack"):
+    if arg in saved and _is_saved_tensor(saved[arg]):
         return tuple(saved[arg].unpack(node).shape)
     if arg == "self" and "s" in saved:
         return tuple(saved["s"])
@@ -80,7 +83,7 @@ def saved_attribute(node: Any, saved: dict[str, Any], key: str) -> Any:
         return NOT_SAVED if sizes is NOT_SAVED else math.prod(sizes)
     if key.endswith("_sym_strides"):
         arg = saved.get(key[: -len("_sym_strides")])
-        if arg is not None and hasattr(arg, "unpack"):
+        if _is_saved_tensor(arg):
             return tuple(arg.unpack(node).stride())
         return NOT_SAVED
     head, sep, index = key.rpartition("_sym_argsize_")
