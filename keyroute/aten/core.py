@@ -637,19 +637,23 @@ _FACTORY = (
 @composite_explicit(f"arange.start_step(Scalar start, Scalar end, Scalar step=1, {_FACTORY}")
 def arange_start_step(start, end, step=1, *, dtype=None, layout=None, device=None, pin_memory=None):
     dt = _arange_dtype(start, end, step, dtype)
-    n = _arange_len(start, end, step, dt)
-    out = aten("empty.memory_format")([n], dtype=dt, device=device)
+    _arange_len(start, end, step, dt)  # its errors come before any allocation
+    # As PyTorch's: an empty result that arange.out resizes (aten::empty, aten::arange >
+    # aten::resize_ in a profile)
+    out = aten("empty.memory_format")([0], dtype=dt, device=device)
     return aten("arange.start_out")(start, end, step, out=out)
 
 
+# The other overloads call start_step's implementation, not the operator, as PyTorch's do (one
+# aten::arange event per call)
 @composite_explicit(f"arange(Scalar end, {_FACTORY}")
 def arange(end, *, dtype=None, layout=None, device=None, pin_memory=None):
-    return aten("arange.start_step")(0, end, 1, dtype=dtype, layout=layout, device=device)
+    return arange_start_step(0, end, 1, dtype=dtype, layout=layout, device=device)
 
 
 @composite_explicit(f"arange.start(Scalar start, Scalar end, {_FACTORY}")
 def arange_start(start, end, *, dtype=None, layout=None, device=None, pin_memory=None):
-    return aten("arange.start_step")(start, end, 1, dtype=dtype, layout=layout, device=device)
+    return arange_start_step(start, end, 1, dtype=dtype, layout=layout, device=device)
 
 
 @meta("arange.start_out(Scalar start, Scalar end, Scalar step=1, *, Tensor(a!) out) -> Tensor(a!)")

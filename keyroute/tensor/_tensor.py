@@ -363,6 +363,10 @@ class Tensor:
 
     def tolist(self) -> Any:
         """The elements as (nested lists of) Python numbers."""
+        from ..profiler import _state as _prof
+
+        if _prof.collector is not None:
+            _prof.tolist_events()
         data = self._data
         if type(data) is not ndarray:
             from .host import host_array
