@@ -22,7 +22,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["INTERNAL", "ALWAYS", "children"]
+from ..tensor.meta_array import MetaArray as _MetaArray
+
+__all__ = ["INTERNAL", "ALWAYS", "children", "run_rule"]
 
 Tree = tuple[str, tuple[Any, ...]]
 Rule = Callable[[str, tuple[Any, ...], dict[str, Any]], tuple[Tree, ...]]
@@ -82,8 +84,24 @@ def _common(*operands: Any, to_float: bool = False) -> str:
     return dt.name
 
 
+_CATEGORY = {"bool": 0, "int64": 1, "float64": 2, "complex128": 3}
+
+
 def _casts(*operands: Any, to_float: bool = False) -> tuple[Tree, ...]:
     """TensorIterator's casts on CPU: one `to` chain per input not of the common dtype."""
+    if len(operands) == 2 and not to_float:
+        # the common cases without result_type (the rule runs on every profiled call): two
+        # tensors of one dtype; a tensor and a number of its category or a lower one
+        a, b = operands
+        da, db = getattr(a, "_dtype", None), getattr(b, "_dtype", None)
+        if da is not None and da is db:
+            return ()
+        if da is not None and db is None and a._data.shape:
+            w = _wrapped_dtype(b)
+            if w is None:
+                return ()
+            if _CATEGORY[w] <= da.category:
+                return () if w == da.name else (_CAST,)
     common = _common(*operands, to_float=to_float)
     return tuple(_CAST for v in operands if _dtype_name(v) not in (None, common))
 
@@ -403,12 +421,13 @@ def children(
     A rule that cannot read its arguments (a tensor subclass without strides, an unexpected
     argument form) gives no events: the profile then lacks them, the program is unaffected."""
     rule = INTERNAL.get(name)
-    if rule is None:
-        return ()
-    from ..tensor.meta_array import MetaArray
+    return () if rule is None else run_rule(rule, overload, args, kwargs)
 
+
+def run_rule(rule: Rule, overload: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """rule's trees for one call (none for meta tensors or arguments it cannot read)."""
     for a in args:
-        if getattr(a, "_data", None).__class__ is MetaArray:
+        if getattr(a, "_data", None).__class__ is _MetaArray:
             return ()
     try:
         return rule(overload, args, kwargs)

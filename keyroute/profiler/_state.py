@@ -240,15 +240,16 @@ def _with_internal_calls(name: str, overload: str, fn: Callable[..., Any]) -> Ca
     ALWAYS), and not while a Python dispatch mode takes the call (PyTorch's kernel then runs
     under the mode's own call, which gets them)."""
     from ..dispatcher.tls import state as tls
-    from ._internal_calls import ALWAYS, children
+    from ._internal_calls import ALWAYS, INTERNAL, run_rule
 
     always = name in ALWAYS
+    rule = INTERNAL[name]
 
     def called(*args: Any, **kwargs: Any) -> Any:
         c = collector
         if c is None or tls.thread_state.modes:
             return fn(*args, **kwargs)
-        trees = children(name, overload, args, kwargs)
+        trees = run_rule(rule, overload, args, kwargs)
         log = c.log
         if always:  # (before keyroute's own calls: where PyTorch's kernel makes them)
             _emit(log, trees)
@@ -358,6 +359,9 @@ def start(c: Collector) -> None:
         )
     collector = c
     trace.set_profile_wrap(_wrap, every_layer=c.with_dispatch)
+    from ..tensor import _tensor
+
+    _tensor._tolist_hook = tolist_events
 
 
 def stop(c: Collector) -> None:
@@ -367,6 +371,9 @@ def stop(c: Collector) -> None:
     if collector is c:
         collector = None
         trace.set_profile_wrap(None, every_layer=False)
+        from ..tensor import _tensor
+
+        _tensor._tolist_hook = None
     c.close()
 
 
