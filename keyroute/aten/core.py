@@ -637,18 +637,14 @@ _FACTORY = (
 @composite_explicit(f"arange.start_step(Scalar start, Scalar end, Scalar step=1, {_FACTORY}")
 def arange_start_step(start, end, step=1, *, dtype=None, layout=None, device=None, pin_memory=None):
     dt = _arange_dtype(start, end, step, dtype)
-    _arange_len(start, end, step, dt)  # its errors come before any allocation
-    # As PyTorch's: an empty result that arange.out resizes (aten::empty, aten::arange >
-    # aten::resize_ in a profile)
+    _arange_len(start, end, step, dt)  # errors first; then PyTorch's empty + out's resize_
     out = aten("empty.memory_format")([0], dtype=dt, device=device)
     return aten("arange.start_out")(start, end, step, out=out)
 
 
-# The other overloads call start_step's implementation, not the operator, as PyTorch's do (one
-# aten::arange event per call)
 @composite_explicit(f"arange(Scalar end, {_FACTORY}")
 def arange(end, *, dtype=None, layout=None, device=None, pin_memory=None):
-    return arange_start_step(0, end, 1, dtype=dtype, layout=layout, device=device)
+    return arange_start_step(0, end, 1, dtype=dtype, layout=layout, device=device)  # one event
 
 
 @composite_explicit(f"arange.start(Scalar start, Scalar end, {_FACTORY}")
