@@ -56,8 +56,10 @@ def _accumulate(buf: list[Any], nr: int, g: Any) -> Any:
     first in place (`add_`) when grad mode is off and the engine holds the first's last
     reference and storage (a plain dense tensor owning its array); otherwise out of place."""
     old = buf[nr]
+    st = _tls.thread_state
     if (
-        not _tls.thread_state.grad_enabled
+        not st.grad_enabled
+        and not st.modes  # under a dispatch mode every tensor is subclass-like (out of place)
         and type(old) is _Tensor
         and type(g) is _Tensor
         and sys.getrefcount(old) <= _BUF_REFS
