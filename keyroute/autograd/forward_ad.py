@@ -93,14 +93,20 @@ def unpack_dual(tensor: Any, *, level: int | None = None) -> Any:
     if not tensor.requires_grad or not duals:
         return UnpackedDualTensor(tensor, None)
     from .engine import grad as autograd_grad
+    from .function import forward_pull
 
     with enable_grad():
         u = tensor.detach().new_zeros(tensor.shape).requires_grad_()
-        gs = autograd_grad(
-            [tensor], [d for d, _ in duals], [u], create_graph=True, allow_unused=True
-        )
+        with forward_pull():
+            gs = autograd_grad(
+                [tensor], [d for d, _ in duals], [u], create_graph=True, allow_unused=True
+            )
         pairs = [(g, t) for g, (_, t) in zip(gs, duals) if g is not None and g.requires_grad]
         if not pairs:
+            # Reached from a dual but with a zero derivative (sgn's is an efficient zero
+            # tensor, constant in u): PyTorch's tangent is then materialized zeros, not None.
+            if any(g is not None for g in gs):
+                return UnpackedDualTensor(tensor.detach(), tensor.detach().new_zeros(tensor.shape))
             return UnpackedDualTensor(tensor.detach(), None)
         (jt,) = autograd_grad([g for g, _ in pairs], [u], [t for _, t in pairs], allow_unused=True)
     return UnpackedDualTensor(tensor.detach(), None if jt is None else jt.detach())
