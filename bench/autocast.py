@@ -26,6 +26,7 @@ def main() -> None:
     x = keyroute.randn(8, 3, 16, 16)
     cw = keyroute.randn(4, 3, 3, 3)
     ab, bb, wb, xb, cwb = (t.to(bf16) for t in (a, b, w, x, cw))
+    sb = keyroute.ones(8, 8, dtype=bf16)  # already in the autocast dtype: the layer's own cost
     F = keyroute.nn.functional  # noqa: N806
     cases = [
         # name, plain (low-precision inputs, no region), the casts alone, the op in a region
@@ -46,6 +47,12 @@ def main() -> None:
             lambda: F.conv2d(xb, cwb),
             lambda: (x.to(bf16), cw.to(bf16)),
             lambda: F.conv2d(x, cw),
+        ),
+        (
+            "mm 8x8 bf16 in (no cast)",
+            lambda: keyroute.mm(sb, sb),
+            lambda: None,
+            lambda: keyroute.mm(sb, sb),
         ),
         ("softmax (no cast)", lambda: a.softmax(-1), lambda: None, lambda: a.softmax(-1)),
         ("a + b (no policy)", lambda: a + b, lambda: None, lambda: a + b),
