@@ -8,6 +8,8 @@ from typing import Any
 
 from .graph import Node, SavedTensor, _sequence
 
+_SavedTensor = SavedTensor
+
 __all__ = ["FormulaNode", "NotImplemented", "NotImplementedNode", "CopySlices", "make_node_class"]
 
 
@@ -37,7 +39,10 @@ class FormulaNode(Node):
     def apply(self, grads: list[Any]) -> tuple[Any, ...]:
         values = {}
         for k, v in self.saved.items():
-            if isinstance(v, SavedTensor):
+            c = v.__class__
+            if c is _SavedTensor:  # (the recorders save no subclass of it: the common test)
+                values[k] = v.unpack(self)
+            elif c is not list and isinstance(v, SavedTensor):
                 values[k] = v.unpack(self)
             elif isinstance(v, list) and v and isinstance(v[0], SavedTensor):
                 values[k] = [s.unpack(self) for s in v]
@@ -57,7 +62,7 @@ class FormulaNode(Node):
 
     def release_variables(self) -> None:
         for v in self.saved.values():
-            if isinstance(v, SavedTensor):
+            if v.__class__ is _SavedTensor or isinstance(v, SavedTensor):
                 v.free()
             elif isinstance(v, list):
                 for s in v:
