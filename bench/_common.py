@@ -142,3 +142,32 @@ def table(title: str, rows: list[tuple[str, float, float | None]], ref_name: str
         ratio = f"{t / ref:6.2f}x" if ref else "     -"
         out.append(f"{name:<{width}}{fmt_time(t):>12}   {ratio}")
     return "\n".join(out)
+
+
+def trivial_ops() -> tuple[Any, Callable[..., Any], Any, Any]:
+    """The dispatcher benchmarks' operators: `krbench::two` (a CPU kernel returning its first
+    input) and `krbench::layered` (the same kernel below an AutogradCPU layer that redispatches,
+    as a user layer would). Unboxed kernels, so a call measures the dispatcher alone.
+
+    Returns (library, kernel, two, layered); destroy the library when done."""
+    import keyroute
+    from keyroute.dispatcher.keys import DispatchKey
+    from keyroute.library import Library
+
+    lib = Library._internal("krbench", "FRAGMENT")
+    lib.define("two(Tensor a, Tensor b) -> Tensor")
+    lib.define("layered(Tensor a, Tensor b) -> Tensor")
+
+    def kernel(a, b):  # noqa: ANN001, ANN202
+        return a
+
+    lib.impl("two", kernel, "CPU")
+    lib.impl("layered", kernel, "CPU")
+    layered = keyroute.ops.krbench.layered.default
+    below = keyroute._C._dispatch_keyset_full_after(DispatchKey.AutogradCPU)
+
+    def autograd_layer(ks, a, b):  # noqa: ANN001, ANN202  (a user layer that redispatches)
+        return layered.redispatch(ks & below, a, b)
+
+    lib.impl("layered", autograd_layer, "AutogradCPU", with_keyset=True)
+    return lib, kernel, keyroute.ops.krbench.two.default, layered

@@ -9,32 +9,15 @@ through a layer that redispatches below itself). PyTorch's whole eager `torch.ad
 from __future__ import annotations
 
 import _common  # noqa: F401  (one BLAS thread; must come first)
-from _common import compare, table, torch_or_none
+from _common import compare, table, torch_or_none, trivial_ops
 
 import keyroute
 from keyroute.dispatcher.keys import DispatchKey
 from keyroute.dispatcher.tls import IncludeDispatchKeyGuard
-from keyroute.library import Library
 
 
 def main() -> None:
-    lib = Library._internal("krbench", "FRAGMENT")  # unboxed kernels: measures the dispatcher
-    lib.define("two(Tensor a, Tensor b) -> Tensor")
-    lib.define("layered(Tensor a, Tensor b) -> Tensor")
-
-    def kernel(a, b):  # noqa: ANN001, ANN202
-        return a
-
-    lib.impl("two", kernel, "CPU")
-    lib.impl("layered", kernel, "CPU")
-    op = keyroute.ops.krbench.two.default
-    layered = keyroute.ops.krbench.layered.default
-    below = keyroute._C._dispatch_keyset_full_after(DispatchKey.AutogradCPU)
-
-    def autograd_layer(ks, a, b):  # noqa: ANN001, ANN202  (a user layer that redispatches)
-        return layered.redispatch(ks & below, a, b)
-
-    lib.impl("layered", autograd_layer, "AutogradCPU", with_keyset=True)
+    lib, kernel, op, layered = trivial_ops()
     a, b = keyroute.ones(16), keyroute.ones(16)
 
     def with_fallthroughs() -> None:

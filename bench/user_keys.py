@@ -25,7 +25,7 @@ import subprocess
 import sys
 
 import _common  # noqa: F401  (one BLAS thread; must come first)
-from _common import compare, table
+from _common import compare, table, trivial_ops
 
 # Neighbours for the 20 keys: spread over the whole order, layers and backends alike.
 NEIGHBOURS = [
@@ -47,7 +47,6 @@ def worker(n_keys: int) -> dict[str, float]:
     if tree:  # the checkout to measure comes first (_common put this one's root on the path)
         sys.path.insert(0, tree)
     import keyroute
-    from keyroute.dispatcher.keys import DispatchKey
     from keyroute.dispatcher.tls import IncludeDispatchKeyGuard
     from keyroute.library import Library, fallthrough_kernel
 
@@ -59,24 +58,7 @@ def worker(n_keys: int) -> dict[str, float]:
         keys.append(register_key(f"BenchKey{i}", above=lo, below=hi, per_backend=i == 0))
     if n_keys:
         register_backend("benchdev")
-    lib = Library._internal("krbench", "FRAGMENT")  # unboxed kernels: measures the dispatcher
-    lib.define("two(Tensor a, Tensor b) -> Tensor")
-    lib.define("layered(Tensor a, Tensor b) -> Tensor")
-
-    def kernel(a, b):  # noqa: ANN001, ANN202
-        return a
-
-    lib.impl("two", kernel, "CPU")
-    lib.impl("layered", kernel, "CPU")
-    op = keyroute.ops.krbench.two.default
-    layered = keyroute.ops.krbench.layered.default
-    below = keyroute._C._dispatch_keyset_full_after(DispatchKey.AutogradCPU)
-    lib.impl(
-        "layered",
-        lambda ks, a, b: layered.redispatch(ks & below, a, b),
-        "AutogradCPU",
-        with_keyset=True,
-    )
+    lib, kernel, op, layered = trivial_ops()
     a, b = keyroute.ones(16), keyroute.ones(16)
     w = keyroute.ones(16, requires_grad=True)
     cases = {

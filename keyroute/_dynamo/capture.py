@@ -12,6 +12,7 @@ so results are eager's and `explain` reports the graphs and breaks.
 
 from __future__ import annotations
 
+import contextlib
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -72,9 +73,13 @@ def _fake_of(mode: Any, t: Tensor) -> Tensor:
 
 
 def trace(
-    call: Callable[[tuple[Tensor, ...]], Any], tensors: list[Tensor], names: list[str]
+    call: Callable[[tuple[Tensor, ...]], Any],
+    tensors: list[Tensor],
+    names: list[str],
+    dynamic: Any = None,
 ) -> Captured:
-    """Trace `call(tensors)` on fake tensors into one graph; raises GraphBreak where it cannot."""
+    """Trace `call(tensors)` on fake tensors into one graph; raises GraphBreak where it cannot.
+    `dynamic`: a dynamic.DynamicPlan whose symbolic sizes the fakes get (symbolic_shapes.py)."""
     from ..fx.experimental.proxy_tensor import dispatch_trace
     from ..subclasses.fake_tensor import (
         DataDependentOutputException,
@@ -86,6 +91,13 @@ def trace(
     _COUNT[0] = 0  # unbacked symbols are numbered per capture (zuf0, ...), as PyTorch's
     mode = FakeTensorMode(allow_non_fake_inputs=True)
     fakes = [_fake_of(mode, t) for t in tensors]
+    env: Any = contextlib.nullcontext()
+    if dynamic is not None:
+        env = dynamic.env
+        mode.cache_enabled = False  # cached results would carry (or lose) symbolic sizes
+        for f, shape in zip(fakes, dynamic.shapes):
+            if shape is not None:
+                f._data.shape = shape
     holder: dict[str, Any] = {}
 
     def flat_call(*ts: Tensor) -> tuple[Tensor, ...]:
@@ -98,7 +110,7 @@ def trace(
     HOOKS.install()
     HOOKS.handlers.append(_raise_handler)
     try:
-        with _RecordGradMode():
+        with _RecordGradMode(), env:
             gm = dispatch_trace(
                 flat_call,
                 tuple(fakes),
@@ -129,8 +141,23 @@ def trace(
     # Dynamo's graph keeps every custom-operator call (its user called it); the AOT path later
     # decides from the schema (examples/dishonest_mutation.py: eager keeps the write).
     gm.graph.eliminate_dead_code(_impure_in_dynamo)
+    if dynamic is not None:
+        _add_sym_placeholders(gm, dynamic)
     gm.recompile()
     return Captured(gm, holder["spec"], holder["template"])
+
+
+def _add_sym_placeholders(gm: GraphModule, dynamic: Any) -> None:
+    """Dynamo's graph takes each symbol as an input ("s77: Sym(s77)") before the first tensor
+    with that size, then every value gets its symbolic sizes (symbolic_shapes.symbolize_graph)."""
+    from .symbolic_shapes import SymInt, symbolize_graph
+
+    phs = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    for name, ti, _d in dynamic.order:
+        with gm.graph.inserting_before(phs[ti]):
+            ph = gm.graph.placeholder(name)
+        ph.meta["val"] = SymInt(dynamic.env.hints[name], name)
+    symbolize_graph(gm)
 
 
 def _set_grad_enabled(enabled: bool) -> None:

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..tensor._tensor import Tensor
 from ..utils._pytree import tree_unflatten
-from . import config, guards
+from . import config, dynamic, guards
 from .backends import lookup_backend
 from .breaks import GraphBreak
 from .capture import Captured, run_segmented, trace
@@ -112,6 +112,9 @@ class CompiledFunction:
         #: mode="reduce-overhead": the last call's (args, their keys, grad mode, variant),
         #: replayed after a cheap identity / metadata check instead of the guard lookup.
         self._replay: Any = None
+        #: Dynamic variants (dynamic.py): (plan, variant), tried on a guard-dict miss.
+        self._dynamic: list[tuple[Any, _Variant]] = []
+        self._static_only = False
         self._backend_fn = lookup_backend(backend)
         self._globals = self._global_names()
         functools.update_wrapper(self, fn)
@@ -168,6 +171,8 @@ class CompiledFunction:
         akey, leaves, spec = guards.args_key(args, kwargs)
         key = (akey, guards.global_state(), self._module_token(), self._globals_key())
         v = self.variants.get(key)
+        if v is None and self._dynamic:
+            v = self._match_dynamic(key, leaves, spec)
         if v is None:
             if key in self._eager_keys or _stance[0] == "force_eager":
                 return self.fn(*args, **kwargs)
@@ -187,6 +192,41 @@ class CompiledFunction:
             self._replay_globals = key[3]
             self._replay_ks = tuple(t._key_set for t in self._mod_tensors)
         return v.captured.rebuild(outs)
+
+    def _match_dynamic(self, key: Any, leaves: list[Any], spec: Any) -> _Variant | None:
+        if spec is not None:
+            return None
+        n_mod = len(self._mod_tensors) if self.module is not None else 0
+        for p, v in self._dynamic:
+            if p.match(leaves, key[1:], n_mod):
+                p.exact = getattr(p, "exact", 0) + 1
+                if p.exact <= dynamic.EXACT_KEYS_LIMIT:
+                    self.variants[key] = v
+                return v
+        return None
+
+    def _dynamic_plan(self, key: Any, leaves: list[Any], spec: Any, tensors: list[Tensor]) -> Any:
+        """The symbols of this compile, or None for a static variant (dynamic.py)."""
+        if self.dynamic is False or spec is not None or self._static_only:
+            return None
+        if self.backend == "aot_eager" or (
+            self.backend == "inductor"
+            and guards.global_state()
+            and any(t.requires_grad for t in tensors)
+        ):
+            return None  # the AOT training graphs stay static (a known gap)
+        if self.dynamic is True:
+            dims = {i: set(range(a.dim())) for i, a in enumerate(leaves) if isinstance(a, Tensor)}
+        else:
+            dims = self.dynamic_dims
+        if not dims:
+            return None
+        if self.module is not None:
+            sources = [f"L['args'][{i}]" for i in range(len(leaves))]
+        else:
+            sources = [f"L['{n}']" for n in self._arg_names(leaves)]
+        n_mod = len(self._mod_tensors) if self.module is not None else 0
+        return dynamic.plan(tensors, leaves, dims, sources, n_mod, key[1:])
 
     def _call_user(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         return self.fn(*args, **kwargs)
@@ -296,9 +336,13 @@ class CompiledFunction:
         tensors = [leaves[i] for i in tensor_pos]
         if module is not None:
             tensors = self._mod_tensors + tensors
+        dyn = self._dynamic_plan(key, leaves, spec, tensors)
         _compiling[0] += 1
         try:
-            captured = trace(call, tensors, self._names(leaves))
+            captured = trace(call, tensors, self._names(leaves), dyn)
+            if dyn is not None and not _dynamic_ok(captured):
+                dyn = None
+                captured = trace(call, tensors, self._names(leaves))
         except GraphBreak as b:
             _compiling[0] -= 1
             if self.fullgraph and getattr(b, "user_error", None):
@@ -325,16 +369,26 @@ class CompiledFunction:
         _compiling[0] -= 1
         if "graph_code" in logs:
             log.warning("TRACED GRAPH\n%s", captured.gm.code)
-        example = list(tensors)
+        example = list(tensors) if dyn is None else dyn.graph_inputs(tensors)
         kw = {}
         if self.backend in ("inductor",):
             kw = {"mode": self.mode, "options": self.options}
         run = self._backend_fn(captured.gm, example, **kw)
+        if dyn is not None:
+            run = dyn.runner(run, len(tensors))
+            dyn.check = dyn.env.guard_fn()
+            if not _verify(dyn, run, captured, tensors, self.backend != "eager"):
+                # Note [hint matching]: a wrong symbol; static variants are always right.
+                self._static_only = True
+                return self._compile(key, args, kwargs, leaves, spec)
+            self._dynamic.append((dyn, None))
         counters["stats"]["unique_graphs"] += 1
         counters["frames"]["ok"] += 1
         variant = _Variant(run, captured, False, None)
         self.variants[key] = variant
         self.order.append(key)
+        if dyn is not None:
+            self._dynamic[-1] = (dyn, variant)
         self.compile_time = time.perf_counter() - t0
         return variant
 
@@ -343,6 +397,8 @@ class CompiledFunction:
         self.variants.clear()
         self.order.clear()
         self.dynamic_dims.clear()
+        self._dynamic.clear()
+        self._static_only = False
         self._eager_keys.clear()
         self._epoch = -1
         self._snapshots.clear()
@@ -354,6 +410,69 @@ class CompiledFunction:
 
 
 _MISS = object()
+
+
+def _dynamic_ok(captured: Captured) -> bool:
+    """A graph that writes its inputs stays static (the check at other sizes would write
+    them)."""
+    for n in captured.gm.graph.nodes:
+        schema = getattr(n.target, "_schema", None)
+        if n.op == "call_function" and (schema is None or schema.is_mutable):
+            if schema is None and getattr(n.target, "_opname", None) is None:
+                continue  # operator.getitem, grad-mode nodes
+            return False
+    return True
+
+
+def _verify(dyn: Any, run: Any, captured: Captured, tensors: list[Tensor], values: bool) -> bool:
+    """Run the dynamic variant once at other sizes: its outputs must have the sizes its graph
+    says and, for a generated kernel, the values the captured graph gives through the
+    dispatcher (Note [hint matching]: a size baked in where it should be read at run time)."""
+    import numpy as np
+
+    from ..tensor._tensor import wrap_cpu
+    from .dynamic import expected_shape, other_sizes
+
+    sizes = other_sizes(dyn)
+    if sizes is None:
+        return False
+    probe = []
+    for t, shape in zip(tensors, dyn.shapes):
+        if shape is None:
+            probe.append(t)
+            continue
+        want = expected_shape(shape, sizes)
+        if t.dtype.is_floating_point or t.dtype.is_complex:
+            a = ((np.arange(int(np.prod(want))) % 7 + 1) * 0.25).reshape(want)
+        else:
+            a = np.zeros(want)
+        p = wrap_cpu(a.astype(t._data.dtype), t.dtype)
+        if t.requires_grad:
+            p.requires_grad_(True)
+        probe.append(p)
+    nodes = list(captured.gm.graph.nodes)
+    random = any("rand" in n.name or "dropout" in n.name or "normal" in n.name for n in nodes)
+    try:
+        with np.errstate(all="ignore"):
+            outs = run(*probe)
+            ref = None
+            if values and not random:
+                ref = dyn.runner(captured.gm.forward, len(tensors))(*probe)
+    except Exception as e:  # noqa: BLE001 - any failure means the symbols were wrong
+        log.debug("dynamic variant failed its check: %r", e)
+        return False
+    for i, (o, node) in enumerate(zip(outs, nodes[-1].args[0])):
+        want = node.meta.get("val") if hasattr(node, "meta") else None
+        if isinstance(want, Tensor):
+            if not isinstance(o, Tensor) or tuple(o.shape) != expected_shape(
+                tuple(want._data.shape), sizes
+            ):
+                return False
+            if ref is not None and o.dtype.is_floating_point:
+                r = ref[i]
+                if not np.allclose(o._data, r._data, rtol=1e-4, atol=1e-5, equal_nan=True):
+                    return False
+    return True
 
 
 def _replay_call(self: CompiledFunction, r: Any, args: tuple[Any, ...]) -> Any:

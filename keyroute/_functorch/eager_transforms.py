@@ -36,6 +36,7 @@ from ..layers.functorch import (
 )
 from ..tensor._tensor import Tensor
 from ..utils._pytree import tree_flatten, tree_map, tree_unflatten
+from .autograd_function import forward_pull
 
 __all__ = [
     "grad",
@@ -435,7 +436,8 @@ def jvp(
             u_cores.append(uc)
             us.append(_rewrap(uc, chain))
             chains.append(chain)
-        pulled = tree_flatten(vjp_fn(tree_unflatten(us, out_spec)))[0]
+        with forward_pull():
+            pulled = tree_flatten(vjp_fn(tree_unflatten(us, out_spec)))[0]
         outs, cots = [], []
         for p, t in zip(pulled, flat_t):
             _, pc = _wrappers(p)
@@ -489,22 +491,21 @@ def jacfwd(
             out, aux = out
         flat_out, out_spec = tree_flatten(out)
         cols: list[list[Any]] = [[] for _ in flat_out]  # cols[k][j]
-        for j, x in enumerate(flat_in):
-            per_out: list[list[Any]] = [[] for _ in flat_out]
-            for e in _eye_rows(x).unbind(0) if x.numel() else []:
-                tans = [e if i == j else y.new_zeros(y.shape) for i, y in enumerate(flat_in)]
-                f2 = (lambda *d: inner(*d)[0]) if has_aux else inner
-                _, t_out = jvp(f2, primals, tree_unflatten(tans, in_spec))
-                for k, t in enumerate(tree_flatten(t_out)[0]):
-                    per_out[k].append(t)
-            from .._ops import ops
+        f2 = (lambda *d: inner(*d)[0]) if has_aux else inner
+        from .vmap import vmap
 
+        for j, x in enumerate(flat_in):
+            # One jvp per basis tangent of input j, vmapped over the basis (PyTorch's push_jvp).
+            def push(e: Any, j: int = j) -> Any:
+                tans = [e if i == j else y.new_zeros(y.shape) for i, y in enumerate(flat_in)]
+                return tuple(tree_flatten(jvp(f2, primals, tree_unflatten(tans, in_spec))[1])[0])
+
+            if x.numel():
+                per_out = vmap(push, randomness=randomness)(_eye_rows(x))
+            else:
+                per_out = tuple(o.new_zeros([0, *o.shape]) for o in flat_out)
             for k, o in enumerate(flat_out):
-                if per_out[k]:
-                    stacked = ops.aten.stack.default(per_out[k], -1)
-                else:
-                    stacked = o.new_zeros([*o.shape, 0])
-                cols[k].append(stacked.reshape([*o.shape, *x.shape]))
+                cols[k].append(per_out[k].movedim(0, -1).reshape([*o.shape, *x.shape]))
         jac = [tree_unflatten(c, in_spec) for c in cols]
         jac = [j[0] if isinstance(nums, int) else j for j in jac]
         result = tree_unflatten(jac, out_spec)

@@ -51,6 +51,8 @@ def _broadcast_mm() -> Any:
     from ..autograd.function import Function
 
     class BroadcastMM(Function):
+        _functorch_transparent = True
+
         @staticmethod
         def forward(ctx: Any, a: Any, b: Any) -> Any:
             ctx.save_for_backward(a, b)

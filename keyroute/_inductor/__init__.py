@@ -131,6 +131,22 @@ def _aot_graph_compiler(cpu_backend: str) -> Any:
     return compiler
 
 
+def _symbolic_inputs(inf: Any, gm: Any) -> None:
+    """A dynamic variant (keyroute._dynamo.dynamic): the inference graph's inputs get the
+    symbolic sizes of Dynamo's, then its values (symbolic_shapes.symbolize_graph); the kernel
+    binds each symbol from its Sym input and computes sizes from it at run time."""
+    from .._dynamo.symbolic_shapes import symbolize_graph
+
+    src = [n.meta.get("val") for n in gm.graph.nodes if n.op == "placeholder"]
+    phs = [n for n in inf.graph.nodes if n.op == "placeholder"]
+    for ph, v in zip(phs, src):
+        if isinstance(v, Tensor) and isinstance(ph.meta.get("val"), Tensor):
+            ph.meta["val"]._data.shape = tuple(v._data.shape)
+        elif getattr(v, "_kr_symint", False):
+            ph.meta["val"] = v
+    symbolize_graph(inf)
+
+
 def compile_fx(gm: Any, example_inputs: list[Any], *, mode: Any = None, options: Any = None) -> Any:
     from .._dynamo.aot import aot_compile
     from .._functorch.aot_autograd import make_inference_graph
@@ -147,6 +163,8 @@ def compile_fx(gm: Any, example_inputs: list[Any], *, mode: Any = None, options:
             gm, example_inputs, _aot_graph_compiler(backend), min_cut_rematerialization_partition
         )
     inf, mutated = make_inference_graph(gm, tuple(example_inputs))
+    if any(getattr(v, "_kr_symint", False) for v in example_inputs):
+        _symbolic_inputs(inf, gm)
     run = graph_runner(inf, len(mutated), mutated, backend)
     if mode == "reduce-overhead":
         from .cudagraphs import replay

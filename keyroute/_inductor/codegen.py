@@ -293,6 +293,9 @@ class Kernel:
             self.names[n] = name
             if n.op == "placeholder":
                 params.append(name)
+                sym = _meta(n)
+                if getattr(sym, "_kr_symint", False) and sym.expr != name:
+                    body.append(f"{sym.expr} = {name}")  # a symbolic size, read at run time
                 continue
             if n.op == "get_attr":
                 self.globals[name] = _from(getattr(self.gm, n.target))

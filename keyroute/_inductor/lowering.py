@@ -212,6 +212,8 @@ def _mean(
         return f"np.mean({a}, axis={_axis(dim)}, keepdims={keepdim}, dtype={dt})"
     count = _count(src, dim)
     red = f"np.add.reduce({a}, axis={_axis(dim)}, dtype={dt}, keepdims={keepdim})"
+    if getattr(count, "_kr_symint", False):  # a dynamic size: the count read at run time
+        return f"np.multiply({red}, 1.0 / ({count!r}), dtype={dt})"
     return f"np.multiply({red}, {1.0 / count!r}, dtype={dt})" if count else None
 
 

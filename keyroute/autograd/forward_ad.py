@@ -93,12 +93,14 @@ def unpack_dual(tensor: Any, *, level: int | None = None) -> Any:
     if not tensor.requires_grad or not duals:
         return UnpackedDualTensor(tensor, None)
     from .engine import grad as autograd_grad
+    from .function import forward_pull
 
     with enable_grad():
         u = tensor.detach().new_zeros(tensor.shape).requires_grad_()
-        gs = autograd_grad(
-            [tensor], [d for d, _ in duals], [u], create_graph=True, allow_unused=True
-        )
+        with forward_pull():
+            gs = autograd_grad(
+                [tensor], [d for d, _ in duals], [u], create_graph=True, allow_unused=True
+            )
         pairs = [(g, t) for g, (_, t) in zip(gs, duals) if g is not None and g.requires_grad]
         if not pairs:
             return UnpackedDualTensor(tensor.detach(), None)

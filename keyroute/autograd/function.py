@@ -21,8 +21,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
-from collections.abc import Callable
+import sys
+import threading
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..dispatcher.keyset import REQUIRES_GRAD_BIT
@@ -139,12 +142,34 @@ class Function(metaclass=_FunctionMeta):
 
     vjp = backward
 
+    #: Under vmap, run the forward on the batched tensors (its operators meet the batching
+    #: rules) instead of a `vmap` staticmethod (torch.autograd.Function.generate_vmap_rule).
+    generate_vmap_rule = False
+    #: keyroute's own Functions (batching rules' helpers) stay on the plain path under transforms.
+    _functorch_transparent = False
+
+    @staticmethod
+    def jvp(ctx: Any, *grad_inputs: Any) -> Any:
+        raise NotImplementedError(
+            "You must implement the jvp function for custom autograd.Function to use it with "
+            "forward mode AD."
+        )
+
+    @staticmethod
+    def vmap(info: Any, in_dims: Any, *args: Any) -> Any:
+        raise NotImplementedError(
+            "To use autograd.Function with vmap, you must either override the vmap staticmethod "
+            "or set generate_vmap_rule=True."
+        )
+
     @staticmethod
     def setup_context(ctx: Any, inputs: tuple[Any, ...], output: Any) -> Any:
         return _NO_SETUP
 
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
+        if not cls._functorch_transparent and TRANSFORM_CALL and _transforms_active():
+            return TRANSFORM_CALL[0](cls, args, kwargs)
         tensors = [a for a in args if isinstance(a, Tensor)]
         needs = tuple(isinstance(a, Tensor) and bool(a._key_set & REQUIRES_GRAD_BIT) for a in args)
         differentiable = _tls.thread_state.grad_enabled and any(needs)
@@ -181,6 +206,43 @@ class Function(metaclass=_FunctionMeta):
 
 
 _NO_SETUP = object()
+
+
+#: How Function.apply runs while a transform is active; keyroute._functorch.autograd_function
+#: installs it on import (importing it from here would be an import circle).
+TRANSFORM_CALL: list[Callable[..., Any]] = []
+
+
+class _Pull(threading.local):
+    depth = 0
+
+
+_PULL = _Pull()
+
+
+@contextlib.contextmanager
+def forward_pull() -> Iterator[None]:
+    """The pullback pass of keyroute's double-vjp forward mode (jvp, forward_ad): a Function's
+    node pulls back through its own jvp there (keyroute._functorch.autograd_function)."""
+    _PULL.depth += 1
+    try:
+        yield
+    finally:
+        _PULL.depth -= 1
+
+
+def in_forward_pull() -> bool:
+    return _PULL.depth > 0
+
+
+def _transforms_active() -> bool:
+    """A torch.func level or a forward-AD level is active (their modules load lazily, so an
+    unloaded one is inactive: nothing is imported here)."""
+    ft = sys.modules.get("keyroute.layers.functorch")
+    if ft is not None and ft._local.stack:
+        return True
+    fa = sys.modules.get("keyroute.autograd.forward_ad")
+    return fa is not None and bool(fa._LEVELS)
 
 
 def _wrap_outputs(

@@ -126,10 +126,6 @@ class _State(threading.local):
 
 state = _State()
 
-# The old names of the thread state and its pair (s, im), kept for one release for code
-# written against them; keyroute itself uses only the new ones (tests/architecture/test_names.py).
-_State.s = property(lambda self: self.thread_state)
-ThreadState.im = ThreadState.__dict__["include_and_mask"]
 
 # AutoDispatchBelowADInplaceOrView's exclusion, and the bits it clears from the mask.
 BELOW_AD_EXCLUDE = AUTOGRAD_WITH_INPLACE_OR_VIEW

@@ -338,6 +338,8 @@ def _annotation(val: Any) -> str | None:
         return f"{dtype_abbrs.get(str(val.dtype).split('.')[-1], str(val.dtype))}{list(val.shape)}"
     if isinstance(val, bool):
         return None
+    if getattr(val, "_kr_symint", False):
+        return f"Sym({val!r})"  # a symbolic size (keyroute._dynamo.symbolic_shapes)
     if isinstance(val, (int, float)) and not isinstance(val, bool):
         return None
     return None
@@ -387,6 +389,8 @@ class _CodeGen:
             return a.name
         if t is int or t is str or t is bool or a is None:
             return repr(a)
+        if getattr(t, "_kr_symint", False):
+            return repr(a)  # a symbolic size: its expression over the Sym placeholders
         if t is tuple:
             inner = ", ".join(self._repr(x) for x in a)
             return f"({inner},)" if len(a) == 1 else f"({inner})"

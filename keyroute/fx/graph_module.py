@@ -164,7 +164,7 @@ class GraphModule(Module):
         return out
 
     def __str__(self) -> str:
-        return f"{super().__str__()}\n\n\n\n{self._code}"
+        return f"{super().__repr__()}\n\n\n\n{self._code}"
 
     def __repr__(self) -> str:
         return str(self)

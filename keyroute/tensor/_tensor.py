@@ -567,14 +567,6 @@ class Tensor:
         return new
 
 
-# The slots' old names (_ks, _ag, _vc), kept for one release for code written against them:
-# the same member descriptors, so an old name reads and writes the renamed slot at the same
-# cost. keyroute itself uses only the new names (tests/architecture/test_names.py).
-Tensor._ks = Tensor.__dict__["_key_set"]
-Tensor._ag = Tensor.__dict__["_autograd_meta"]
-Tensor._vc = Tensor.__dict__["_version_counter"]
-
-
 class _StorageRef:
     """A storage passed to the unpickler: the array itself for copy.copy, a copy in a pickle."""
 

@@ -98,7 +98,8 @@ def test_automatic_dynamic_sizes_do_not_count_toward_the_limit() -> None:
         f = torch.compile(lambda x: x * 2, backend=backend)
         for n in range(1, 6):
             assert torch.equal(f(torch.ones(n)), torch.ones(n) * 2)
-        assert len(graphs) == 5  # one variant per size (no symbolic shapes), none eager
+        # Sizes 1 and 2 static, then one dynamic graph (s77) serves 3, 4 and 5, as PyTorch's.
+        assert len(graphs) == 2
     finally:
         torch._dynamo.config.cache_size_limit = 8
 

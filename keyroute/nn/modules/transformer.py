@@ -85,6 +85,28 @@ def _clones(module: Module, n: int) -> ModuleList:
     return ModuleList([copy.deepcopy(module) for _ in range(n)])
 
 
+def _add_feed_forward(
+    layer: Module, d_model: int, dim_feedforward: int, dropout: float, bias: bool, kw: dict
+) -> None:
+    """linear1 -> dropout -> linear2, registered in PyTorch's attribute order (state_dict keys
+    and module printing follow it)."""
+    layer.linear1 = Linear(d_model, dim_feedforward, bias=bias, **kw)
+    layer.dropout = Dropout(dropout)
+    layer.linear2 = Linear(dim_feedforward, d_model, bias=bias, **kw)
+
+
+def _attention_block(
+    attn: Module, dropout: Module, x: Tensor, mem: Tensor, attn_mask: Any, key_padding_mask: Any,
+    is_causal: bool,
+) -> Tensor:  # fmt: skip
+    """One attention sub-block of a layer: attention without weights, then its dropout."""
+    x = attn(
+        x, mem, mem, attn_mask=attn_mask, key_padding_mask=key_padding_mask, need_weights=False,
+        is_causal=is_causal,
+    )[0]  # fmt: skip
+    return dropout(x)
+
+
 class TransformerEncoderLayer(Module):
     """Self-attention then feed-forward, each with a residual connection and LayerNorm."""
 
@@ -107,9 +129,7 @@ class TransformerEncoderLayer(Module):
         self.self_attn = MultiheadAttention(
             d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first, **kw
         )
-        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, **kw)
-        self.dropout = Dropout(dropout)
-        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, **kw)
+        _add_feed_forward(self, d_model, dim_feedforward, dropout, bias, kw)
         self.norm_first = norm_first
         self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kw)
         self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kw)
@@ -143,11 +163,9 @@ class TransformerEncoderLayer(Module):
     def _sa_block(
         self, x: Tensor, attn_mask: Any, key_padding_mask: Any, is_causal: bool
     ) -> Tensor:
-        x = self.self_attn(
-            x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask, need_weights=False,
-            is_causal=is_causal,
-        )[0]  # fmt: skip
-        return self.dropout1(x)
+        return _attention_block(
+            self.self_attn, self.dropout1, x, x, attn_mask, key_padding_mask, is_causal
+        )
 
     def _ff_block(self, x: Tensor) -> Tensor:
         return self.dropout2(self.linear2(self.dropout(self.activation(self.linear1(x)))))
@@ -178,9 +196,7 @@ class TransformerDecoderLayer(Module):
         self.multihead_attn = MultiheadAttention(
             d_model, nhead, dropout=dropout, batch_first=batch_first, bias=bias, **kw
         )
-        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, **kw)
-        self.dropout = Dropout(dropout)
-        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, **kw)
+        _add_feed_forward(self, d_model, dim_feedforward, dropout, bias, kw)
         self.norm_first = norm_first
         self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kw)
         self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kw)
@@ -220,20 +236,16 @@ class TransformerDecoderLayer(Module):
     def _sa_block(
         self, x: Tensor, attn_mask: Any, key_padding_mask: Any, is_causal: bool
     ) -> Tensor:
-        x = self.self_attn(
-            x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask, is_causal=is_causal,
-            need_weights=False,
-        )[0]  # fmt: skip
-        return self.dropout1(x)
+        return _attention_block(
+            self.self_attn, self.dropout1, x, x, attn_mask, key_padding_mask, is_causal
+        )
 
     def _mha_block(
         self, x: Tensor, mem: Tensor, attn_mask: Any, key_padding_mask: Any, is_causal: bool
     ) -> Tensor:
-        x = self.multihead_attn(
-            x, mem, mem, attn_mask=attn_mask, key_padding_mask=key_padding_mask,
-            is_causal=is_causal, need_weights=False,
-        )[0]  # fmt: skip
-        return self.dropout2(x)
+        return _attention_block(
+            self.multihead_attn, self.dropout2, x, mem, attn_mask, key_padding_mask, is_causal
+        )
 
     def _ff_block(self, x: Tensor) -> Tensor:
         return self.dropout3(self.linear2(self.dropout(self.activation(self.linear1(x)))))
