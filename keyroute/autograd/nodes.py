@@ -54,7 +54,7 @@ class FormulaNode(Node):
             grad = list(grads) + [None] * max(self.n_outputs - len(grads), 0)
         if self.wants_needs:
             # PyTorch's output mask (task_should_compute_output): which inputs get a gradient.
-            values["needs"] = tuple(edge[0] is not None for edge in self.next_edges)
+            values["needs"] = tuple([edge[0] is not None for edge in self.next_edges])
         out = self.formula(grad, **values)
         if not isinstance(out, tuple):
             out = (out,)
