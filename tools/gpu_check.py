@@ -3,6 +3,13 @@ PyTorch's CUDA build when it is installed. Needs CuPy (the `cuda` extra) and a G
 suite cannot run this (no GPU on CI), so run it by hand on a GPU machine:
 
     PYTHONPATH=$PWD python tools/gpu_check.py
+
+Also checked (each section reports and the script goes on; the exit status is 1 if any failed):
+- the fused-group CuPy kernels (keyroute/_inductor/cupy_codegen.py) compiled by CuPy and run on
+  the GPU against eager CPU results and against the NumPy stand-in (tests/cuda/cupy_standin.py)
+  running the same source (groups come from the numba path: needs the `compile` extra);
+- AutocastCUDA on real cuda tensors (PyTorch's CUDA lists: mm in float16, softmax in float32);
+- `.device` of cuda tensors: cuda:0 as PyTorch's (tests/cuda/known_gaps.txt device_index).
 """
 
 from __future__ import annotations
@@ -97,5 +104,117 @@ def main() -> int:
     return 0
 
 
+def _fused(name: str, fn, args, tol: float) -> None:
+    """One function's fusion group as CuPy kernels on the GPU, vs eager CPU and the stand-in."""
+    import os
+
+    import cupy
+    import numpy as np
+
+    import keyroute as kr
+    from keyroute._inductor import cupy_codegen
+
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests", "cuda"))
+    import cupy_standin
+
+    kr._dynamo.reset()
+    c = kr.compile(fn, backend="inductor")
+    c(*args)
+    k = list(c.variants.values())[-1].run.kernel
+    assert len(k.groups) == 1, f"{name}: {len(k.groups)} fusion groups"
+    values = dict(zip([n for n in k.nodes if n.op == "placeholder"], args))
+    g = k.groups[0]
+    gk = cupy_codegen.build(g)
+    host = [values[a].numpy() for a, _ in g.inputs]
+    got = [cupy.asnumpy(v) for v in gk.run(cupy, [cupy.asarray(h) for h in host])]
+    stand = gk.run(cupy_standin, host)
+    want = fn(*args).numpy()
+    err = float(np.nanmax(np.abs(got[-1].reshape(want.shape) - want)))
+    err_s = float(np.nanmax(np.abs(got[-1] - stand[-1])))
+    assert err <= tol and err_s <= tol, (err, err_s)
+    cupy.cuda.runtime.deviceSynchronize()
+    t0 = time.perf_counter()
+    dev = [cupy.asarray(h) for h in host]
+    for _ in range(20):
+        gk.run(cupy, dev)
+    cupy.cuda.runtime.deviceSynchronize()
+    ms = (time.perf_counter() - t0) / 20 * 1e3
+    print(
+        f"fused {name}: {len(gk.stages)} cupy kernels; max |gpu - cpu| {err:.2e}, "
+        f"|gpu - stand-in| {err_s:.2e}; {ms:.3f} ms per run"
+    )
+
+
+def fused_checks() -> None:
+    import keyroute as kr
+
+    g = kr.Generator().manual_seed(1)
+    x, w = kr.randn(512, 1024, generator=g), kr.randn(1024, generator=g)
+    y = kr.randn(512, 1024, generator=g)
+
+    def rms(t, u):
+        return t * kr.rsqrt(t.pow(2).mean(-1, keepdim=True) + 1e-6) * u
+
+    def centred(t):
+        return (t - t.amax(-1, keepdim=True)).relu().sum(-1)
+
+    def pointwise(t, u, m):
+        return kr.where(m, t * 2.5, -u).clamp(-1.0, 1.0) + kr.maximum(t, u)
+
+    _fused("rmsnorm float32", rms, (x, w), 1e-4)
+    _fused("rmsnorm float64", rms, (x.double(), w.double()), 1e-10)
+    _fused("amax/relu/sum", centred, (x,), 1e-2)
+    _fused("where/clamp/maximum", pointwise, (x, y, x > 0), 1e-6)
+
+
+def autocast_checks() -> None:
+    import numpy as np
+
+    import keyroute as kr
+    import keyroute.nn.functional as F
+
+    g = kr.Generator().manual_seed(2)
+    a, b = kr.randn(64, 128, generator=g), kr.randn(128, 32, generator=g)
+    x, w = a.cuda(), b.cuda()
+    assert "AutocastCUDA" in repr(kr._C._dispatch_keys(x))
+    with kr.autocast("cuda"):
+        y = x @ w
+        s = F.softmax(y, -1)
+    assert y.dtype == kr.float16 and y.device.type == "cuda", (y.dtype, y.device)
+    assert s.dtype == kr.float32, s.dtype
+    err = float(np.max(np.abs(y.float().cpu().numpy() - (a @ b).numpy())))
+    assert err < 0.1, err
+    with kr.autocast("cuda", dtype=kr.bfloat16):
+        assert (x @ w).dtype == kr.bfloat16
+    print(f"AutocastCUDA: mm float16 (max diff to float32 {err:.2e}), softmax float32, bf16 ok")
+
+
+def device_report() -> None:
+    import keyroute as kr
+
+    x = kr.ones(2).cuda()
+    assert x.device == kr.device("cuda", 0), x.device  # as PyTorch's
+    print(f"cuda tensor .device: {x.device}; on 'cuda:1' (known gap device_index):", end=" ")
+    print(kr.ones(2, device="cuda:1").device if kr.cuda.device_count() > 1 else "one GPU only")
+
+
+def run_all() -> int:
+    failed = []
+    for section in (main, fused_checks, autocast_checks, device_report):
+        try:
+            rc = section()
+        except Exception as e:  # noqa: BLE001 - report each section and go on
+            import traceback
+
+            traceback.print_exc()
+            print(f"FAILED {section.__name__}: {type(e).__name__}: {e}")
+            failed.append(section.__name__)
+            continue
+        if section is main and rc == 1:
+            return 1  # no GPU: nothing else can run
+    print("gpu_check:", "all sections passed" if not failed else f"failed: {failed}")
+    return 1 if failed else 0
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_all())

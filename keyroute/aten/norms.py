@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..tensor.dtype import float32
+from ..tensor.dtype import float32, uint8
 from ._define import composite, meta
 from ._meta_util import check, new_meta, shape_of
 from .linalg import op
@@ -132,8 +132,8 @@ def _batch_norm_impl_index(
     shape = shape_of(input)
     if shape and 0 in shape:
         raise NotImplementedError("batch_norm of an empty input is not supported")
-    # PyTorch's CPU path allocates an empty reserve tensor before the native kernel.
-    reserve = op("empty.memory_format")([0], dtype=input._dtype, device=input.device)
+    # PyTorch's CPU path allocates an empty reserve tensor (Byte) before the native kernel.
+    reserve = op("empty.memory_format")([0], dtype=uint8, device=input.device)
     out = op("native_batch_norm")(
         input, weight, bias, running_mean, running_var, training, momentum, eps
     )

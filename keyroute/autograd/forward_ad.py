@@ -103,6 +103,10 @@ def unpack_dual(tensor: Any, *, level: int | None = None) -> Any:
             )
         pairs = [(g, t) for g, (_, t) in zip(gs, duals) if g is not None and g.requires_grad]
         if not pairs:
+            # Reached from a dual but with a zero derivative (sgn's is an efficient zero
+            # tensor, constant in u): PyTorch's tangent is then materialized zeros, not None.
+            if any(g is not None for g in gs):
+                return UnpackedDualTensor(tensor.detach(), tensor.detach().new_zeros(tensor.shape))
             return UnpackedDualTensor(tensor.detach(), None)
         (jt,) = autograd_grad([g for g, _ in pairs], [u], [t for _, t in pairs], allow_unused=True)
     return UnpackedDualTensor(tensor.detach(), None if jt is None else jt.detach())

@@ -89,7 +89,7 @@ def _analytical_jacobian(
             )
             for i, g in enumerate(grads):
                 if g is not None:
-                    jac[i][j][:, k] = g.detach().numpy().astype(np.float64).reshape(-1)
+                    jac[i][j][:, k] = g.detach().numpy(force=True).astype(np.float64).reshape(-1)
     return jac
 
 

@@ -21,7 +21,7 @@ import numpy as np
 from ..dispatcher.registration import Library
 from ..kernels import xp_kernels as K
 from ..tensor._tensor import META_KEYS, Tensor, make_tensor, wrap_cpu
-from ..tensor.device import Device
+from ..tensor.device import DEVICE_TYPES, Device, StorageDevice
 from ..tensor.dtype import to_dtype
 from ..tensor.host import COPY_FROM_CPU
 from ..tensor.meta_array import MetaArray
@@ -224,3 +224,18 @@ def install(xp: Any) -> None:
     fb.fallback(functools.partial(_cpu_fallback, xp), "CUDA")
     COPY_FROM_CPU["cuda"] = functools.partial(_from_cpu, xp)
     _state["xp"] = xp
+    from ..tensor import _tensor
+
+    # A cuda tensor reports the GPU its CuPy array lives on ("cuda:0"), as PyTorch's do.
+    _tensor._DEVICE_BY_BACKEND[DEVICE_TYPES["cuda"]] = _ArrayDevice(Device("cuda", 0))
+
+
+class _ArrayDevice(StorageDevice):
+    """Tensor.device of a cuda tensor: `cuda:<id>` of the CuPy array's device (a NumPy array,
+    the suite's stand-in, names none: cuda:0)."""
+
+    __slots__ = ()
+
+    def of(self, data: Any) -> Device:
+        index = getattr(getattr(data, "device", None), "id", None)
+        return self.default if index is None else Device("cuda", int(index))

@@ -1,15 +1,15 @@
 """The "dask" device: its backend slot, key set and the tensors on it.
 
-Until `keyroute.dispatcher.register_backend` exists, the device takes PyTorch's second
-out-of-tree slot (PrivateUse2), so a dask tensor's key set is PrivateUse2, ADInplaceOrView
-and AutogradPrivateUse2: autograd and the view layer run above the backend as for any device.
+The device is a run-time backend (`keyroute.dispatcher.register_backend("dask")`), so a dask
+tensor's key set is Dask, ADInplaceOrView, AutogradDask and AutocastDask: autograd and the view
+layer run above the backend as for any device. Its tensors report `dask:0`, as PyTorch's
+out-of-tree (PrivateUse1) tensors report an index.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..tensor import _tensor as _tensor_mod
 from ..tensor import device as _device_mod
 from ..tensor._tensor import Tensor, make_tensor
 from ..tensor.dtype import to_dtype
@@ -17,16 +17,12 @@ from ._store import DaskStore
 
 __all__ = ["DEVICE", "KEYS", "DISPATCH_KEY", "wrap", "is_dask", "dask_array"]
 
-_SLOT = 14  # BackendComponent PrivateUse2
 
+def _register() -> tuple[Any, Any]:
+    from ..dispatcher.open_keys import register_backend, registered_backends
 
-def _register() -> tuple[Any, str]:
-    if "dask" not in _device_mod.DEVICE_TYPES:
-        _device_mod.DEVICE_TYPES["dask"] = _SLOT
-        _tensor_mod._DEVICE_BY_BACKEND[_SLOT] = _device_mod.Device("dask")
-
-    device = _device_mod.Device("dask")
-    return device, "PrivateUse2"
+    info = registered_backends().get("dask") or register_backend("dask")
+    return _device_mod.Device("dask"), info.key
 
 
 DEVICE, DISPATCH_KEY = _register()

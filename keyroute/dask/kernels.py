@@ -25,10 +25,10 @@ import numpy as np
 
 from .._ops import ops
 from ..aten._define import META_FUNCTIONS
+from ..dispatcher.backend_defaults import to_copy_kernel
 from ..dispatcher.registration import Library
 from ..tensor._tensor import Tensor, wrap_cpu
 from ..tensor.device import Device
-from ..tensor.dtype import to_dtype
 from ..tensor.host import COPY_FROM_CPU
 from ._backend import DISPATCH_KEY, is_dask, wrap
 from ._client import compute
@@ -423,19 +423,10 @@ def _lift_fresh(self: Tensor) -> Tensor:
     return self
 
 
-def _to_copy(
-    self: Tensor,
-    *,
-    dtype: Any = None,
-    layout: Any = None,
-    device: Any = None,
-    pin_memory: Any = None,
-    non_blocking: bool = False,
-    memory_format: Any = None,
-) -> Any:
-    dt = self._dtype if dtype is None else to_dtype(dtype)
-    target = None if device is None else Device(device)
-    if target is None or target.type == "dask":
+def _move(self: Tensor, dt: Any, target: Device, memory_format: Any) -> Any:
+    """`_to_copy` (argument handling: backend_defaults.to_copy_kernel): a cast on dask stays a
+    lazy `astype`; a copy to CPU runs the graph."""
+    if target.type == "dask":
         return wrap(self._data.array.astype(dt.np), dt)
     if target.type != "cpu":
         raise RuntimeError(f"keyroute has no copy from dask to device '{target}'")
@@ -612,7 +603,7 @@ _TABLE: dict[str, Any] = {
     "detach": _view(_same),
     "clone": _fn(_clone),
     "lift_fresh": _fn(_lift_fresh),
-    "_to_copy": _fn(_to_copy),
+    "_to_copy": _fn(to_copy_kernel(_move)),
     "copy_": _fn(_copy_),
     "fill_.Scalar": _fn(_fill_),
     "zero_": _fn(_zero_),

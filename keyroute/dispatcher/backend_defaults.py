@@ -10,9 +10,10 @@ kernel, as in PyTorch. The CPU kernel of `_to_copy` sends copies to another devi
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-__all__ = ["install", "to_device"]
+__all__ = ["install", "to_device", "to_copy_kernel"]
 
 _libs: list[Any] = []  # held: a dropped Library takes its registrations with it
 
@@ -34,28 +35,35 @@ def to_device(self: Any, dtype: Any, device: Any, memory_format: Any = None) -> 
     return out
 
 
-def _to_copy(
-    self: Any,
-    *,
-    dtype: Any = None,
-    layout: Any = None,
-    device: Any = None,
-    pin_memory: Any = None,
-    non_blocking: bool = False,
-    memory_format: Any = None,
-) -> Any:
+def to_copy_kernel(move: Callable[[Any, Any, Any, Any], Any]) -> Callable[..., Any]:
+    """A `_to_copy` kernel (aten's signature) that resolves its dtype and target device, then
+    calls `move(self, dtype, device, memory_format)`: one definition of the argument handling
+    for the CompositeExplicitAutograd kernel below and for backends with a copy of their own
+    (keyroute/dask/kernels.py keeps a dask-to-dask cast lazy)."""
     from ..tensor.device import Device
     from ..tensor.dtype import to_dtype
 
-    dt = self._dtype if dtype is None else to_dtype(dtype)
-    return to_device(self, dt, self.device if device is None else Device(device), memory_format)
+    def _to_copy(
+        self: Any,
+        *,
+        dtype: Any = None,
+        layout: Any = None,
+        device: Any = None,
+        pin_memory: Any = None,
+        non_blocking: bool = False,
+        memory_format: Any = None,
+    ) -> Any:
+        dt = self._dtype if dtype is None else to_dtype(dtype)
+        return move(self, dt, self.device if device is None else Device(device), memory_format)
+
+    return _to_copy
 
 
 def register_composites() -> None:
     """`_to_copy`'s CompositeExplicitAutograd kernel (kernels/cpu/core.py calls this once)."""
     from ..aten._define import aten_lib
 
-    aten_lib.impl("_to_copy", _to_copy, "CompositeExplicitAutograd")
+    aten_lib.impl("_to_copy", to_copy_kernel(to_device), "CompositeExplicitAutograd")
 
 
 def install(info: Any) -> None:

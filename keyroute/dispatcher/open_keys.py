@@ -276,11 +276,14 @@ def register_backend(name: str) -> BackendInfo:
 
 
 def _publish_device(index: int) -> None:
-    # Tensor.device reads a table keyed by the top backend bit's bit_length (tensor/_tensor.py).
+    # Tensor.device reads a table keyed by the top backend bit's bit_length (tensor/_tensor.py);
+    # the tensor's data names its index (StorageDevice).
     from ..tensor import _tensor
-    from ..tensor.device import DEVICE_OF_BACKEND
+    from ..tensor.device import DEVICE_OF_BACKEND, StorageDevice
 
-    _tensor._DEVICE_BY_BACKEND[backend_bit(index).bit_length()] = DEVICE_OF_BACKEND[index]
+    _tensor._DEVICE_BY_BACKEND[backend_bit(index).bit_length()] = StorageDevice(
+        DEVICE_OF_BACKEND[index]
+    )
 
 
 def _install_defaults(info: BackendInfo) -> None:

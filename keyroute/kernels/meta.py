@@ -17,7 +17,6 @@ fresh computation over every operator sample.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -26,12 +25,17 @@ from ..dispatcher.keys import DispatchKey
 from ..dispatcher.operator import OpOverload
 from ..dispatcher.registration import Library
 from ..tensor._tensor import Tensor
-from ..tensor.device import Device
 from ..tensor.dtype import _default_dtype
-from ..tensor.dtype import dtype as _dtype_cls
-from ..tensor.layout import layout as _layout_cls
-from ..tensor.layout import memory_format as _memory_format_cls
 from ..tensor.meta_array import MetaArray, MetaStorage, new_meta_array
+from ._output_cache import (
+    ATOMS,
+    Uncacheable,
+    describe,
+    rebuild,
+    run_recording_warnings,
+    sequence_key,
+    tensor_storages,
+)
 
 __all__ = ["register_all", "meta_lib", "cache_info", "cache_clear", "set_cache_enabled"]
 
@@ -47,8 +51,7 @@ _stats = {"hits": 0, "misses": 0, "bypasses": 0}
 _enabled = [True]
 
 
-class _Uncacheable(Exception):
-    pass
+_Uncacheable = Uncacheable
 
 
 def register_all() -> None:
@@ -85,20 +88,7 @@ def set_cache_enabled(enabled: bool) -> bool:
 
 
 # -- keys ------------------------------------------------------------------------------------
-_ATOMS = frozenset(
-    {
-        int,
-        float,
-        bool,
-        complex,
-        str,
-        type(None),
-        Device,
-        _dtype_cls,
-        _layout_cls,
-        _memory_format_cls,
-    }
-)
+_ATOMS = ATOMS
 
 
 def _key(v: Any) -> Any:
@@ -113,76 +103,24 @@ def _key(v: Any) -> Any:
     if cls in _ATOMS:
         return (cls, v)
     if cls is list or cls is tuple:
-        for x in v:
-            if x.__class__ is not int:
-                return (cls, tuple([_key(x) for x in v]))
-        return (cls, tuple(v))  # sizes, dims: all ints (the common case)
+        return sequence_key(cls, v, _key)
     raise _Uncacheable  # generators, callables, anything whose identity may matter
 
 
 # -- outputs -----------------------------------------------------------------------------------
-def _storages(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[tuple[Any, Any]]:
-    """(storage, where) for each meta tensor argument: where is an index or a kwarg name."""
-    found: list[tuple[Any, Any]] = []
-    for i, a in enumerate(args):
-        if isinstance(a, Tensor):
-            found.append((a._data.storage, i))
-    for name, a in kwargs.items():
-        if isinstance(a, Tensor):
-            found.append((a._data.storage, name))
-    return found
-
-
-def _describe(out: Any, inputs: list[tuple[Any, Any]], seen: set[int], views: bool) -> Any:
-    """The cache entry for an output, or raise _Uncacheable. `views`: the schema returns
-    aliases of arguments (an output on an argument's storage is rebuilt as a view of it)."""
-    if isinstance(out, Tensor):
-        d = out._data
-        if d.__class__ is not MetaArray or out._base is not None or out._autograd_meta is not None:
-            raise _Uncacheable
-        meta = (
-            d.shape,
-            d.stride,
-            d.dtype,
-            d.offset,
-            d.storage_nbytes,
-            out._dtype,
-            out._key_set,
-            out.__class__,
-        )
-        for storage, where in inputs:
-            if d.storage is storage:
-                if not views:
-                    raise _Uncacheable  # a functional op gave back an input's storage
-                return ("view", where, meta)
-        if id(d.storage) in seen:
-            raise _Uncacheable  # two fresh outputs sharing storage
-        seen.add(id(d.storage))
-        return ("new", meta)
+def _meta_of(out: Tensor) -> tuple[Any, ...]:
+    """What a cached meta output is rebuilt from (kernels/_output_cache.py's entries)."""
+    d = out._data
+    if d.__class__ is not MetaArray or out._base is not None or out._autograd_meta is not None:
+        raise _Uncacheable
     cls = out.__class__
-    if cls is tuple or cls is list:
-        return (cls, tuple([_describe(x, inputs, seen, views) for x in out]))
-    if cls in (int, float, bool, type(None)):
-        return ("value", out)
-    raise _Uncacheable
+    return (d.shape, d.stride, d.dtype, d.offset, d.storage_nbytes, out._dtype, out._key_set, cls)
 
 
-def _rebuild(entry: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    tag = entry[0]
-    if tag == "new":
-        shape, stride, npdt, offset, nbytes, dt, ks, cls = entry[1]
-        t = _new(cls)
-        t._data = new_meta_array(shape, stride, npdt, offset, nbytes)
-    elif tag == "view":
-        where = entry[1]
-        base = (args[where] if where.__class__ is int else kwargs[where])._data
-        shape, stride, npdt, offset, nbytes, dt, ks, cls = entry[2]
-        t = _new(cls)
-        t._data = new_meta_array(shape, stride, npdt, offset, nbytes, base.storage)
-    elif tag == "value":
-        return entry[1]
-    else:
-        return tag(_rebuild(e, args, kwargs) for e in entry[1])
+def _make(meta: tuple[Any, ...], storage: Any) -> Tensor:
+    shape, stride, npdt, offset, nbytes, dt, ks, cls = meta
+    t = _new(cls)
+    t._data = new_meta_array(shape, stride, npdt, offset, nbytes, storage)
     t._dtype = dt
     t._key_set = ks
     t._autograd_meta = None
@@ -258,7 +196,7 @@ def _cached_kernel(op: OpOverload, fn: Callable[..., Any]) -> Callable[..., Any]
         if entry is None:
             return _miss(fn, cache, key, args, kwargs, views)
         stats["hits"] += 1
-        if entry[0] == "new":  # the common case, inline (see _rebuild)
+        if entry[0] == "new":  # the common case, inline (see _make)
             shape, stride, npdt, offset, nbytes, dt, ks, cls = entry[1]
             m = _new(MetaArray)
             m.shape = shape
@@ -274,7 +212,7 @@ def _cached_kernel(op: OpOverload, fn: Callable[..., Any]) -> Callable[..., Any]
             t._key_set = ks
             t._autograd_meta = t._base = t._version_counter = None
             return t
-        return _rebuild(entry, args, kwargs)
+        return rebuild(entry, args, kwargs, _make)
 
     kernel.__name__ = getattr(fn, "__name__", "meta")
     kernel.__qualname__ = f"meta[{op}]"
@@ -292,19 +230,12 @@ def _miss(
 ) -> Any:
     """Run the meta function; remember its outputs unless it warned (a rerun must warn too)."""
     _stats["misses"] += 1
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            out = fn(*args, **kwargs)
-        except Exception:
-            if not caught:
-                raise
-            out = None
-    if caught:
+    out, warned = run_recording_warnings(lambda: fn(*args, **kwargs))
+    if warned:
         # Run it again outside the recorder so that its warnings (and error) go out as usual.
         return fn(*args, **kwargs)
     try:
-        entry = _describe(out, _storages(args, kwargs), set(), views)
+        entry = describe(out, tensor_storages(args, kwargs), views, _meta_of)
     except _Uncacheable:
         return out
     if len(cache) >= CACHE_LIMIT:

@@ -24,19 +24,25 @@ PyTorch's; the cache is shared by all modes, as PyTorch's.
 
 from __future__ import annotations
 
-import warnings
 import weakref
 from collections import namedtuple
 from typing import Any
 
 from ..dispatcher.keys import DispatchKey
 from ..dispatcher.keyset import REQUIRES_GRAD_BIT, key_bits
+from ..kernels._output_cache import (
+    ATOMS,
+    Uncacheable,
+    describe,
+    rebuild,
+    run_recording_warnings,
+    sequence_key,
+    tensor_storages,
+)
 from ..tensor._tensor import META_KEYS, Tensor, _root_array
 from ..tensor.device import Device, default_device
 from ..tensor.dtype import _default_dtype
 from ..tensor.dtype import dtype as _dtype_cls
-from ..tensor.layout import layout as _layout_cls
-from ..tensor.layout import memory_format as _memory_format_cls
 from ..tensor.meta_array import MetaArray, MetaStorage, new_meta_array
 from ..tensor.subclass import PYTHON_KEYS, keys_for_device
 from ..utils.python_dispatch import TorchDispatchMode
@@ -148,25 +154,10 @@ _RANDOM_PREFIXES = (
     "geometric",
     "log_normal",
 )
-_ATOMS = frozenset(
-    {
-        int,
-        float,
-        bool,
-        complex,
-        str,
-        type(None),
-        Device,
-        _dtype_cls,
-        _layout_cls,
-        _memory_format_cls,
-    }
-)
+_ATOMS = ATOMS
 
 
-class _Bypass(Exception):
-    def __init__(self, reason: str) -> None:
-        self.reason = reason
+_Bypass = Uncacheable  # with the reason counted in FakeTensorMode.cache_bypasses
 
 
 # Devices are interned (one object per type and index, never freed), so the hot paths key on
@@ -507,28 +498,18 @@ class FakeTensorMode(TorchDispatchMode):
             d = v._data
             return (d.shape, d.stride, d.offset, d.storage_nbytes, v._dtype, id(v.fake_device))
         if cls is list or cls is tuple:
-            for x in v:
-                if x.__class__ is not int:
-                    return (cls, tuple([self._key(x) for x in v]))
-            return (cls, tuple(v))  # sizes, dims: all ints (the common case)
+            return sequence_key(cls, v, self._key)
         if isinstance(v, Tensor):
             raise _Bypass("non-fake tensor")
         raise _Bypass("unhashable argument")
 
     def _rebuild(self, entry: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        tag = entry[0]
-        if tag == "new":
-            shape, stride, npdt, offset, nbytes, dt, device = entry[1]
-            return _make_fake(self, new_meta_array(shape, stride, npdt, offset, nbytes), dt, device)
-        if tag == "view":
-            where = entry[1]
-            src = args[where] if where.__class__ is int else kwargs[where]
-            shape, stride, npdt, offset, nbytes, dt, device = entry[2]
-            data = new_meta_array(shape, stride, npdt, offset, nbytes, src._data.storage)
+        def make(meta: tuple[Any, ...], storage: Any) -> FakeTensor:
+            shape, stride, npdt, offset, nbytes, dt, device = meta
+            data = new_meta_array(shape, stride, npdt, offset, nbytes, storage)
             return _make_fake(self, data, dt, device)
-        if tag == "value":
-            return entry[1]
-        return tag(self._rebuild(e, args, kwargs) for e in entry[1])
+
+        return rebuild(entry, args, kwargs, make)
 
     def _dispatch(
         self,
@@ -577,19 +558,14 @@ class FakeTensorMode(TorchDispatchMode):
             out = func.redispatch(_META_ONLY, *margs, **mkwargs)
             return self._wrap(out, device, metas)
         FakeTensorMode.cache_misses += 1
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            try:
-                out = func.redispatch(_META_ONLY, *margs, **mkwargs)
-            except Exception:
-                if not caught:
-                    raise
-                out = None
-        if caught:  # not cached; run again so that its warnings (or error) go out as usual
+        out, warned = run_recording_warnings(lambda: func.redispatch(_META_ONLY, *margs, **mkwargs))
+        if warned:  # not cached; run again so that its warnings (or error) go out as usual
             out = func.redispatch(_META_ONLY, *margs, **mkwargs)
             return self._wrap(out, device, metas)
         try:
-            entry = _describe(out, margs, mkwargs, device, _returns_alias(func))
+            entry = describe(
+                out, tensor_storages(margs, mkwargs), _returns_alias(func), _meta_of(device)
+            )
         except _Bypass as b:
             _bypass(b.reason)
         else:
@@ -783,27 +759,16 @@ def _common_device(func: Any, fakes: list[FakeTensor]) -> Device:
     return common
 
 
-def _describe(
-    out: Any, margs: tuple[Any, ...], mkwargs: dict[str, Any], device: Device, views: bool
-) -> Any:
-    """The cache entry of a meta result (raises _Bypass when it has no rebuild rule)."""
-    cls = out.__class__
-    if cls is list or cls is tuple:
-        return (cls, tuple([_describe(x, margs, mkwargs, device, views) for x in out]))
-    if isinstance(out, Tensor):
+def _meta_of(device: Device) -> Any:
+    """What a cached fake output is rebuilt from (kernels/_output_cache.py's entries)."""
+
+    def meta_of(out: Tensor) -> tuple[Any, ...]:
         d = out._data
         if d.__class__ is not MetaArray:
             raise _Bypass("non-meta output")
-        meta = (d.shape, d.stride, d.dtype, d.offset, d.storage_nbytes, out._dtype, device)
-        for where, a in (*enumerate(margs), *mkwargs.items()):
-            if isinstance(a, Tensor) and a._data.storage is d.storage:
-                if not views:
-                    raise _Bypass("output aliases an input")
-                return ("view", where, meta)
-        return ("new", meta)
-    if cls in (int, float, bool, type(None)):
-        return ("value", out)
-    raise _Bypass("unsupported output")
+        return (d.shape, d.stride, d.dtype, d.offset, d.storage_nbytes, out._dtype, device)
+
+    return meta_of
 
 
 _cacheable_ops: dict[Any, bool] = {}

@@ -14,7 +14,14 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-__all__ = ["Device", "device", "default_device", "DEVICE_TYPES", "add_device_type"]
+__all__ = [
+    "Device",
+    "device",
+    "default_device",
+    "DEVICE_TYPES",
+    "add_device_type",
+    "StorageDevice",
+]
 
 # Device type -> backend component index (BackendComponent numbering, CPU = 1 ... Meta = 16).
 DEVICE_TYPES = {
@@ -128,6 +135,25 @@ class Device:
 
     def __exit__(self, *exc: object) -> None:
         _default_stack().pop()
+
+
+class StorageDevice:
+    """Where a tensor of an out-of-tree backend (run-time, or the renamed PrivateUse1) lives.
+
+    PyTorch keeps the device in the tensor's storage (the allocator's DataPtr), so an "npu:1"
+    tensor reports index 1. Here the backend's data object says so through the
+    `__keyroute_device__` attribute (a Device, set by the backend's allocation kernel from its
+    `device=` argument); data that names none (a bare ndarray) reports index 0. Tensor.device
+    looks here only for these backends: a builtin backend's entry is a plain Device."""
+
+    __slots__ = ("default",)
+
+    def __init__(self, default: Device) -> None:
+        self.default = default
+
+    def of(self, data: Any) -> Device:
+        found = getattr(data, "__keyroute_device__", None)
+        return self.default if found is None else found
 
 
 _INTERNED: dict[tuple[str, int | None], Device] = {}

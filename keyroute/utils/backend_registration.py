@@ -51,7 +51,9 @@ def rename_privateuse1_backend(backend_name: str) -> None:
         device.DEVICE_TYPES.pop("privateuseone")
         device.add_device_type(backend_name, _PRIVATEUSE1)
         device.DEVICE_ALIASES["privateuseone"] = backend_name
-        _tensor._DEVICE_BY_BACKEND[_PRIVATEUSE1] = device.DEVICE_OF_BACKEND[_PRIVATEUSE1]
+        _tensor._DEVICE_BY_BACKEND[_PRIVATEUSE1] = device.StorageDevice(
+            device.DEVICE_OF_BACKEND[_PRIVATEUSE1]
+        )
         autocast.add_device_type(backend_name, "privateuseone")
         _name[0] = backend_name
         _renamed.append(True)

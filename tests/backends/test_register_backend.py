@@ -91,7 +91,15 @@ def test_autocast_knows_the_device():
     assert after is False
 
 
-def test_known_gap_device_index():
-    # known_gaps.txt device_index: PyTorch keeps the index a tensor was made on ("toy:1")
-    assert f()["device_index_gap"] != "toy:1"
-    assert f()["device_index_gap"] == "toy:0"
+def test_device_index_comes_from_the_backends_data():
+    # PyTorch keeps the index a tensor was made on ("npu:1"): its storage holds the device
+    assert f()["device_index"] == [
+        "idx:1",
+        "device(type='idx', index=1)",
+        "idx:1",
+        "idx:2",
+        "idx:3",
+        "idx:0",
+        "cpu",
+    ]
+    assert f()["bare_data_index"] == "toy:0"  # a bare ndarray names no device

@@ -35,8 +35,9 @@ def main() -> None:
     F.gelu(x2 @ w).pow(2).sum().backward()
     F.gelu(a2 @ b).pow(2).sum().backward()
     close(x2.grad, a2.grad, 1e-4)
-    assert repr(torch.ones(2).to("cuda")) == "tensor([1., 1.], device='cuda')"
-    assert torch.zeros(2, device="cuda").device.type == "cuda"
+    assert repr(torch.ones(2).to("cuda")) == "tensor([1., 1.], device='cuda:0')"  # as PyTorch
+    assert torch.zeros(2, device="cuda").device == torch.device("cuda", 0)
+    autocast_on_real_cuda_tensors(x, w)
     from keyroute.models import minilm
 
     model = minilm.load_model()
@@ -49,6 +50,29 @@ def main() -> None:
         )
     close(out, ref, 1e-5)
     print("ok")
+
+
+def autocast_on_real_cuda_tensors(x, w) -> None:
+    """AutocastCUDA on backend tensors (not fake ones): PyTorch's CUDA lists. torch.autocast
+    asks keyroute.cuda.is_available(), which CuPy answers on a GPU; here a GPU is declared."""
+    real = torch.cuda.is_available
+    torch.cuda.is_available = lambda: True
+    try:
+        assert "AutocastCUDA" in repr(torch._C._dispatch_keys(x))
+        with torch.autocast("cuda"):
+            y = x @ w
+            assert y.dtype == torch.float16 and y.device.type == "cuda"  # lower_precision_fp
+            assert F.linear(x, w.t()).dtype == torch.float16
+            assert torch.addmm(torch.zeros(3, device="cuda"), x, w).dtype == torch.float16
+            assert F.softmax(y, -1).dtype == torch.float32  # fp32 list
+            assert F.layer_norm(x, (6,)).dtype == torch.float32
+            assert (y + F.softmax(y, -1)).dtype == torch.float32  # promote
+        with torch.autocast("cuda", dtype=torch.bfloat16):
+            assert (x @ w).dtype == torch.bfloat16
+        with torch.autocast("cpu"):  # CPU autocast leaves cuda tensors alone
+            assert (x @ w).dtype == torch.float32
+    finally:
+        torch.cuda.is_available = real
 
 
 if __name__ == "__main__":

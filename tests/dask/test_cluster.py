@@ -46,7 +46,7 @@ def test_matmul_silu_sum_larger_than_a_worker_memory(monkeypatch):
         w = np.linspace(-0.05, 0.05, K * M, dtype=np.float32).reshape(K, M)
         with kd.use(client):
             y = F.silu(kd.as_tensor(x) @ torch.from_numpy(w).to("dask")).sum()
-            assert y.device == torch.device("dask")
+            assert y.device == torch.device("dask:0")
             got = y.item()
         peaks = client.run(_worker_peak_rss)
         # NumPy, block by block in this process (the same random blocks, drawn locally).
@@ -113,7 +113,7 @@ def test_example_dask_embed(cluster):
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [
-        "graph built on dask | blocks of x: (8, 1)",
+        "graph built on dask:0 | blocks of x: (8, 1)",
         "silu(x @ w).sum() on the cluster matches the CPU: True",
         "embeddings (10, 384), same as the single-process run: True",
     ]

@@ -160,6 +160,27 @@ PROGRAMS: dict[str, str] = {
     "zero_to_dtype": "w = torch._efficientzerotensor((2,)).to(torch.float64); result = [w._is_zerotensor(), str(w.dtype)]",
     "zero_neg": "w = -torch._efficientzerotensor((2,)); result = [w._is_zerotensor(), w.tolist()]",
     "zero_plain_flag": "result = r._is_zerotensor()",
+    # ---------------------------------------------------------------- zero tensors from autograd
+    # PyTorch 2.13's derivative formulas emit _efficientzerotensor in sgn_backward (real input);
+    # its codegen uses them for undefined input tangents in forward mode (keyroute's forward
+    # mode is the double-vjp route: those tangents never exist, the values agree).
+    "autograd_zero_sgn_grad": "x = r.clone().requires_grad_(); g, = torch.autograd.grad(torch.sgn(x), x, torch.ones(3)); result = [g._is_zerotensor(), list(g.shape), str(g.dtype), repr(g)]",
+    "autograd_zero_sgn_dot_grad": "x = r.clone().requires_grad_(); torch.sgn(x).sum().backward(); result = [x.grad._is_zerotensor(), repr(x.grad)]",
+    "autograd_zero_sgn_plus_x": "x = r.clone().requires_grad_(); (torch.sgn(x) + x).sum().backward(); result = [x.grad._is_zerotensor(), x.grad.tolist()]",
+    "autograd_zero_sgn_times_x": "x = r.clone().requires_grad_(); (torch.sgn(x) * x).sum().backward(); result = [x.grad._is_zerotensor(), x.grad.tolist()]",
+    "autograd_zero_sgn_accumulate_error": "x = r.clone().requires_grad_(); torch.sgn(x).sum().backward(); torch.sgn(x).sum().backward()",
+    "autograd_zero_sgn_log": "x = r.clone().requires_grad_(); y = torch.sgn(x); result = log(lambda: torch.autograd.grad(y, x, torch.ones(3)))",
+    "autograd_zero_through_mul": "x = r.clone().requires_grad_(); y = torch.sgn(x * 2).sum(); seen = log(lambda: torch.autograd.grad(y, x)); g, = torch.autograd.grad(torch.sgn(x * 2).sum(), x); result = [g._is_zerotensor(), [n for n, _ in seen if 'zerotensor' in n]]",
+    "autograd_zero_grad_tolist_error": "x = r.clone().requires_grad_(); g, = torch.autograd.grad(torch.sgn(x), x, torch.ones(3)); g.tolist()",
+    "autograd_zero_grad_inplace_error": "x = r.clone().requires_grad_(); torch.sgn(x).sum().backward(); x.grad.add_(1)",
+    "autograd_zero_grad_ops": "x = r.clone().requires_grad_(); torch.sgn(x).sum().backward(); q = x.grad; result = [q.sum().item(), (q * 3)._is_zerotensor(), (q + 1)._is_zerotensor(), (q + 1).tolist(), q.clone()._is_zerotensor()]",
+    "autograd_zero_sgn_complex": "w = z.clone().requires_grad_(); g, = torch.autograd.grad(torch.sgn(w), w, torch.tensor([0.3-1j, 1+0.2j, -0.7+0.4j])); result = [g._is_zerotensor(), ri(g)]",
+    "autograd_zero_func_grad": "result = torch.func.grad(lambda t: torch.sgn(t).sum())(r)._is_zerotensor()",
+    "autograd_zero_vmap_grad": "result = torch.func.vmap(torch.func.grad(lambda t: torch.sgn(t).sum()))(torch.ones(2, 3))._is_zerotensor()",
+    "autograd_zero_forward_ad_sgn": "fw = torch.autograd.forward_ad\nwith fw.dual_level():\n    d = fw.make_dual(r, torch.ones(3))\n    p, t = fw.unpack_dual(torch.sgn(d))\nresult = [t is None, None if t is None else [t._is_zerotensor(), t.tolist()]]",
+    "autograd_zero_forward_ad_sgn_times": "fw = torch.autograd.forward_ad\nwith fw.dual_level():\n    d = fw.make_dual(r, torch.ones(3))\n    p, t = fw.unpack_dual(torch.sgn(d) * d)\nresult = [t._is_zerotensor(), t.tolist()]",
+    "autograd_zero_jvp_sgn": "p, t = torch.func.jvp(torch.sgn, (r,), (torch.ones(3),)); result = [t._is_zerotensor(), t.tolist()]",
+    "autograd_zero_sign_is_plain": "x = r.clone().requires_grad_(); g, = torch.autograd.grad(torch.sign(x), x, torch.ones(3)); result = [g._is_zerotensor(), g.tolist()]",
 }
 
 

@@ -330,9 +330,16 @@ derivative("log10", "Log10Backward0", save=("self",))(
 derivative("sqrt", "SqrtBackward0", save=("result",))(
     lambda g, result: (A.div.Tensor(g, A.mul.Scalar(result, 2)),)
 )
-derivative("rsqrt", "RsqrtBackward0", save=("result",))(
-    lambda g, result: (A.mul.Tensor(A.mul.Scalar(g, -0.5), A.pow.Tensor_Scalar(result, 3)),)
-)
+
+
+def _rsqrt_backward(g: Any, result: Any) -> tuple[Any]:
+    # -0.5 * grad * result.pow(3): PyTorch's generated code computes pow first (its recorded
+    # AOT backward graphs show pow, then mul.Scalar, then mul.Tensor).
+    p = A.pow.Tensor_Scalar(result, 3)
+    return (A.mul.Tensor(A.mul.Scalar(g, -0.5), p),)
+
+
+derivative("rsqrt", "RsqrtBackward0", save=("result",))(_rsqrt_backward)
 derivative("reciprocal", "ReciprocalBackward0", save=("result",))(
     lambda g, result: (A.mul.Tensor(A.neg.default(g), A.mul.Tensor(result, result)),)
 )
@@ -571,4 +578,18 @@ def _celu(grad, self, alpha):
     return (A.elu_backward.default(grad, alpha, 1, 1.0 / alpha, False, self),)
 
 
-derivative("sgn", "SgnBackward0")(lambda g: (A.zeros_like.default(g),))
+@derivative("sgn", "SgnBackward0", save=("self", "result"))
+def _sgn(grad, self, result):
+    # PyTorch's sgn_backward: a real sgn is locally constant, and its gradient is an efficient
+    # zero tensor (the ZeroTensor key: `_is_zerotensor()` is True, multiplying by it stays
+    # zero, adding materializes). For complex z: (g - sgn(z)^2 conj(g)) / (2 |z|), 0 at z = 0.
+    if not self.is_complex():
+        return (
+            A._efficientzerotensor.default(list(self.shape), dtype=self.dtype, device=self.device),
+        )
+    a = A.abs.default(self)
+    num = A.sub.Tensor(
+        grad, A.mul.Tensor(A.mul.Tensor(result, result), A.conj_physical.default(grad))
+    )
+    val = A.div.Tensor(num, A.mul.Scalar(a, 2))
+    return (A.where.self(A.eq.Scalar(a, 0), A.zeros_like.default(val), val),)

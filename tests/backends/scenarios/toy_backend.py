@@ -129,10 +129,10 @@ with torch.autocast("toy"):
         warnings.simplefilter("ignore")
         enabled.append(str((torch.ones(2, device="toy") + 1).dtype))
 facts["autocast"] = [*enabled, torch.is_autocast_enabled("toy")]
-# Known gap (tests/backends/known_gaps.txt): one device per backend, index 0.
+# The toy backend's data is a bare ndarray, which names no device: its tensors report index 0.
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
-    facts["device_index_gap"] = str(torch.ones(1, device="toy:1").device)
+    facts["bare_data_index"] = str(torch.ones(1, device="toy:1").device)
 
 # Bad input: a clear error and nothing changed.
 before = (list(_keys.EXT_BACKENDS), len(_keys.TABLE_KEYS), dict(_keys.EXT_NAMES))
@@ -152,6 +152,49 @@ facts["unchanged"] = before == (
 second = register_backend("toy2")
 facts["second"] = [second.index, second.key.name]
 facts["unknown_device"] = attempt(lambda: torch.device("toy3"))
+
+# Device indices: a backend whose allocation records its device= argument in the data
+# (`__keyroute_device__`, as PyTorch's allocator puts the device in the DataPtr).
+idx = register_backend("idx")
+IDX_KEYS = keys_for_device(torch.device("idx"))
+
+
+class IdxArray(np.ndarray):
+    def __array_finalize__(self, obj: Any) -> None:  # results of NumPy calls keep the device
+        self.__keyroute_device__ = getattr(obj, "__keyroute_device__", None)
+
+
+def idx_empty(size, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
+    dtype = dtype or torch.get_default_dtype()
+    data = np.empty(tuple(size), dtype=dtype.np).view(IdxArray)
+    where = torch.device(device)  # no index: the current device (0 here), as an allocator does
+    data.__keyroute_device__ = where if where.index is not None else torch.device(where.type, 0)
+    return make_tensor(data, dtype, IDX_KEYS)
+
+
+def idx_copy_(self, src, non_blocking=False):
+    np.copyto(self._data, np.asarray(src._data), casting="unsafe")
+    return self
+
+
+idx_lib = Library("aten", "IMPL")
+idx_lib.impl("empty.memory_format", idx_empty, "Idx")
+idx_lib.impl("copy_", idx_copy_, "Idx")
+idx_fallback = Library("_", "IMPL")
+idx_fallback.fallback(cpu_fallback, "Idx")
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    one = torch.ones(2, device="idx:1")
+    moved = torch.arange(3.0).to("idx:2")
+    facts["device_index"] = [
+        str(one.device),
+        repr(one.device),
+        str((one * 2).device),  # the CPU fallback brings results to the input's device
+        str(moved.device),
+        str(moved.to("idx:3").device),
+        str(torch.ones(1, device="idx").device),
+        str(moved.to("cpu").device),
+    ]
 
 buf = io.StringIO()
 with redirect_stdout(buf):
