@@ -21,6 +21,7 @@ from ..aten._meta_util import _is_non_overlapping_and_dense
 from ..dispatcher.keyset import REQUIRES_GRAD_BIT
 from ..dispatcher.tls import state as _tls
 from ..profiler import _state as _prof
+from ..tensor._tensor import Tensor as _Tensor
 from ._meta import autograd_meta
 from .graph import AccumulateGrad, Node, gradient_edge
 
@@ -42,6 +43,33 @@ def _ops() -> Any:
 # argument, the parameter, and the caller's one reference (AccumulateGrad.apply's local, moved
 # out of the engine's input buffer, as PyTorch's apply moves grads[0]).
 _OWN_REFS = 3
+
+
+# References to a buffered gradient that _accumulate accounts for: the buffer's slot, its local
+# and sys.getrefcount's argument; and to its array: the tensor's and getrefcount's.
+_BUF_REFS = 3
+_DATA_REFS = 2
+
+
+def _accumulate(buf: list[Any], nr: int, g: Any) -> Any:
+    """PyTorch's InputBuffer::accumulate: the second gradient for one input is added into the
+    first in place (`add_`) when grad mode is off and the engine holds the first's last
+    reference and storage (a plain dense tensor owning its array); otherwise out of place."""
+    old = buf[nr]
+    st = _tls.thread_state
+    if (
+        not st.grad_enabled
+        and not st.modes  # under a dispatch mode every tensor is subclass-like (out of place)
+        and type(old) is _Tensor
+        and type(g) is _Tensor
+        and sys.getrefcount(old) <= _BUF_REFS
+        and getattr(old._data, "base", 0) is None
+        and sys.getrefcount(old._data) <= _DATA_REFS
+        and tuple(old.shape) == tuple(g.shape)
+        and _is_non_overlapping_and_dense(old.shape, old.stride())
+    ):
+        return _ops().add_.Tensor(old, g)
+    return _ops().add.Tensor(old, g)
 
 
 def _check_hook_result(hook: Any, value: Any, result: Any) -> None:
@@ -243,7 +271,7 @@ def _run(
         if buf[nr] is None:
             buf[nr] = g
         elif g is not None:
-            buf[nr] = _ops().add.Tensor(buf[nr], g)
+            buf[nr] = _accumulate(buf, nr, g)
 
     for (node, nr), g in roots:
         if node is not None:

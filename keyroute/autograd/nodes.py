@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .graph import Node, SavedTensor, _sequence
+from .saved_names import NOT_SAVED, saved_attribute
 
 _SavedTensor = SavedTensor
 
@@ -77,12 +78,10 @@ class FormulaNode(Node):
 
     def __getattr__(self, name: str) -> Any:
         # PyTorch exposes saved values as grad_fn._saved_<name>.
-        if name.startswith("_saved_"):
-            saved = self._saved_dict()
-            key = name[len("_saved_") :]
-            if key in saved:
-                v = saved[key]
-                return v.unpack(self) if isinstance(v, SavedTensor) else v
+        if name.startswith("_saved_"):  # under PyTorch's names (autograd/saved_names.py)
+            v = saved_attribute(self, self._saved_dict(), name[len("_saved_") :])
+            if v is not NOT_SAVED:
+                return v
         if name.startswith("_raw_saved_"):
             # The SavedTensor object itself (register_hooks on one saved tensor).
             v = self._saved_dict().get(name[len("_raw_saved_") :])

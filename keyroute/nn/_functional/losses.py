@@ -120,7 +120,9 @@ def kl_div(
     if log_target:
         loss = target.exp() * (target - input)
     else:
-        loss = _op("xlogy.Tensor")(target, target) - target * input
+        # target * input first, as PyTorch's kernel evaluates it (a dispatch mode sees mul, xlogy).
+        cross = target * input
+        loss = _op("xlogy.Tensor")(target, target) - cross
     if reduction == "batchmean":
         return loss.sum() / input.size(0) if input.dim() != 0 else loss.sum()
     return _reduction.apply(loss, reduction)
