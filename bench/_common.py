@@ -21,8 +21,9 @@ import timeit
 from collections.abc import Callable
 from typing import Any
 
+# One BLAS thread unless KEYROUTE_BENCH_BLAS_THREADS says otherwise (to compare both settings).
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ[_var] = "1"
+    os.environ[_var] = os.environ.get("KEYROUTE_BENCH_BLAS_THREADS", "1")
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 

@@ -120,6 +120,8 @@ from ._api import complex_ops as _api_complex_ops  # noqa: E402, F401
 from ._api import linalg_ops as _api_linalg_ops, special as _api_special  # noqa: E402, F401
 from ._api import misc_ops as _api_misc_ops  # noqa: E402, F401
 from ._api import image as _api_image  # noqa: E402, F401
+from ._api import pooling as _api_pooling  # noqa: E402, F401
+from ._api import promotion as _api_promotion  # noqa: E402, F401
 from . import linalg, special  # noqa: E402
 from . import fft  # noqa: E402
 from . import nn  # noqa: E402
@@ -143,7 +145,9 @@ cdouble = complex128
 
 _meta_backend.register_all()
 autograd._register_aten_layers()
-globals().update({k: v for k, v in _api.FUNCTIONS.items() if k not in globals()})
+from ._api._keywords import function_forms as _function_forms  # noqa: E402
+
+globals().update({k: v for k, v in _function_forms(_api.FUNCTIONS).items() if k not in globals()})
 
 
 def set_default_dtype(d: dtype) -> None:

@@ -46,8 +46,11 @@ def concat(tensors: Any, dim: int = 0, *, out: Tensor | None = None) -> Tensor:
 
 
 @function
-def concatenate(tensors: Any, axis: int = 0, *, out: Tensor | None = None) -> Tensor:
-    """Alias of cat (axis as the dim)."""
+def concatenate(
+    tensors: Any, dim: int = 0, *, axis: int | None = None, out: Tensor | None = None
+) -> Tensor:
+    """Alias of cat; PyTorch's parser takes NumPy's `axis` for `dim` too."""
+    axis = dim if axis is None else axis
     if out is not None:
         return aten.concatenate.out(list(tensors), axis, out=out)
     return aten.concatenate.default(list(tensors), axis)

@@ -6,24 +6,25 @@ from __future__ import annotations
 from .._ops import ops
 from ..tensor._tensor import Tensor
 from . import function, method
+from ._out import write_out
 
 A = ops.aten
 
 
 @function
 @method
-def angle(input: Tensor) -> Tensor:  # noqa: A002
-    return A.angle.default(input)
+def angle(input: Tensor, *, out: Tensor | None = None) -> Tensor:  # noqa: A002
+    return write_out(A.angle.default(input), out)
 
 
 @function
-def polar(abs: Tensor, angle: Tensor) -> Tensor:  # noqa: A002
-    return A.polar.default(abs, angle)
+def polar(abs: Tensor, angle: Tensor, *, out: Tensor | None = None) -> Tensor:  # noqa: A002
+    return write_out(A.polar.default(abs, angle), out)
 
 
 @function
-def complex(real: Tensor, imag: Tensor) -> Tensor:  # noqa: A001
-    return A.complex.default(real, imag)
+def complex(real: Tensor, imag: Tensor, *, out: Tensor | None = None) -> Tensor:  # noqa: A001
+    return write_out(A.complex.default(real, imag), out)
 
 
 @function

@@ -152,7 +152,8 @@ def reshape_as(self: Tensor, other: Tensor) -> Tensor:
 
 
 @method
-def expand(self: Tensor, *sizes: Any, size: Any = None) -> Tensor:
+def expand(self: Tensor, *sizes: Any, size: Any = None, implicit: bool = False) -> Tensor:
+    # implicit= is recorded on the graph by PyTorch's tracer only; eager ignores it
     return aten.expand.default(
         self, _shape_args(sizes if size is None else (size,), "expand", arg="size")
     )
@@ -170,11 +171,12 @@ def as_strided(self: Tensor, size: Any, stride: Any, storage_offset: int | None 
 
 
 @method
-def copy_(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
+def copy_(self: Tensor, other: Tensor, non_blocking: bool = False) -> Tensor:
+    # PyTorch's Python parser names the source `other` (the schema's `src` is not a keyword)
     return (
-        aten.copy_.default(self, src, non_blocking)
+        aten.copy_.default(self, other, non_blocking)
         if non_blocking
-        else aten.copy_.default(self, src)
+        else aten.copy_.default(self, other)
     )
 
 
@@ -191,10 +193,11 @@ def zero_(self: Tensor) -> Tensor:
 
 
 @method
-def resize_(self: Tensor, *sizes: Any, memory_format: Any = None) -> Tensor:
+def resize_(self: Tensor, *sizes: Any, size: Any = None, memory_format: Any = None) -> Tensor:
+    shape = _shape_args(sizes if size is None else (size,), "resize_", arg="size")
     if self.requires_grad:  # PyTorch's VariableType resize_ check
         raise RuntimeError("cannot resize variables that require grad")
-    return aten.resize_.default(self, _shape_args(sizes, "resize_", arg="size"))
+    return aten.resize_.default(self, shape)
 
 
 @method

@@ -27,7 +27,7 @@ from ..aten._define import aten as _aten_op
 from ..aten.elementwise import UNARY_FLOAT, UNARY_SAME
 from ..dispatcher.operator import fast_call
 from ..tensor._tensor import Tensor
-from . import FUNCTIONS, function, method, method_as
+from . import FUNCTIONS, _keywords, function, method, method_as
 
 aten = ops.aten
 # The operators' plain-function forms (`fast_call`: same behaviour as calling the OpOverload,
@@ -697,10 +697,13 @@ def _clamp_bound_api(name: str) -> None:
     def meth_(self: Tensor, bound: Any) -> Tensor:
         return ip.Tensor(self, bound) if _t(bound) else ip.default(self, bound)
 
-    fn.__name__ = name
-    meth_.__name__ = name + "_"
+    fn.__name__, meth_.__name__ = name, name + "_"
+    fn, meth_, meth = (  # the bound under PyTorch's name (min=, max=); same code
+        _keywords.renamed(f, {"bound": name[6:]})
+        for f in (fn, meth_, lambda self, bound: fn(self, bound))
+    )
     FUNCTIONS[name] = fn
-    setattr(Tensor, name, lambda self, bound: fn(self, bound))
+    setattr(Tensor, name, meth)
     setattr(Tensor, name + "_", meth_)
     FUNCTIONS[name + "_"] = meth_
 
@@ -781,8 +784,8 @@ def where(
     return aten.where.Scalar(condition, input, other)
 
 
-def _where_method(self: Tensor, condition: Tensor, y: Any) -> Tensor:
-    return where(condition, self, y)
+def _where_method(self: Tensor, condition: Tensor, other: Any) -> Tensor:
+    return where(condition, self, other)
 
 
 Tensor.where = _where_method  # type: ignore[attr-defined]
@@ -872,11 +875,3 @@ def threshold(
 @function
 def threshold_(input: Tensor, threshold: Any, value: Any) -> Tensor:  # noqa: A002
     return aten.threshold_.default(input, threshold, value)
-
-
-@function
-def result_type(tensor: Any, other: Any) -> Any:
-    """torch.result_type: the dtype PyTorch's promotion gives the two operands."""
-    from ..aten._promotion import result_type as _result_type
-
-    return _result_type(tensor, other)

@@ -14,23 +14,38 @@ from .._ops import ops
 from ..aten.linalg import op as _op
 from ..tensor._tensor import Tensor
 from . import function, method
+from ._keywords import renamed
 
 aten = ops.aten
 _mm = aten.mm.default
+
+
+def _no_cpu_dtype_overload(name: str) -> None:
+    # PyTorch 2.13 has `<op>.dtype` (out_dtype=) kernels for CUDA only; on CPU it raises this.
+    raise NotImplementedError(
+        f"Could not run 'aten::{name}.dtype' with arguments from the 'CPU' backend. This could "
+        "be because the operator doesn't exist for this backend."
+    )
+
+
 _matmul = aten.matmul.default
 
 
 @function
 @method
-def mm(self: Tensor, mat2: Tensor, *, out: Tensor | None = None) -> Tensor:
+def mm(self: Tensor, mat2: Tensor, out_dtype: Any = None, *, out: Tensor | None = None) -> Tensor:
     """Matrix product of two 2-D tensors (aten::mm)."""
+    if out_dtype is not None:
+        _no_cpu_dtype_overload("mm")
     return _mm(self, mat2) if out is None else _op("mm.out")(self, mat2, out=out)
 
 
 @function
 @method
-def bmm(self: Tensor, mat2: Tensor, *, out: Tensor | None = None) -> Tensor:
+def bmm(self: Tensor, mat2: Tensor, out_dtype: Any = None, *, out: Tensor | None = None) -> Tensor:
     """Batched matrix product of two 3-D tensors (aten::bmm)."""
+    if out_dtype is not None:
+        _no_cpu_dtype_overload("bmm")
     return _op("bmm")(self, mat2) if out is None else _op("bmm.out")(self, mat2, out=out)
 
 
@@ -57,7 +72,7 @@ Tensor.__matmul__ = __matmul__  # type: ignore[method-assign]
 Tensor.__rmatmul__ = __rmatmul__  # type: ignore[attr-defined]
 
 
-def _addmm_like(name: str, doc: str) -> None:
+def _addmm_like(name: str, doc: str, first: str, second: str, has_dtype: bool) -> None:
     functional = getattr(aten, name).default
     out_op = getattr(aten, name).out
     inplace = getattr(aten, name + "_").default
@@ -69,8 +84,13 @@ def _addmm_like(name: str, doc: str) -> None:
         *,
         beta: Any = 1,
         alpha: Any = 1,
+        out_dtype: Any = None,
         out: Tensor | None = None,
     ) -> Tensor:
+        if out_dtype is not None:
+            if not has_dtype:  # addmv has no out_dtype overload
+                raise TypeError(f"{name}() got an unexpected keyword argument 'out_dtype'")
+            _no_cpu_dtype_overload(name)
         if out is not None:
             return out_op(self, a, b, beta=beta, alpha=alpha, out=out)
         return functional(self, a, b, beta=beta, alpha=alpha)
@@ -78,31 +98,42 @@ def _addmm_like(name: str, doc: str) -> None:
     def fn_(self: Tensor, a: Tensor, b: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
         return inplace(self, a, b, beta=beta, alpha=alpha)
 
+    # the operands under PyTorch's names (mat1/mat2, mat/vec, batch1/batch2): same code
+    names = {"a": first, "b": second}
+    fn = renamed(fn, names)
+    fn_ = renamed(fn_, names)
     fn.__name__, fn.__doc__ = name, doc
     fn_.__name__, fn_.__doc__ = name + "_", doc + " In place."
     function(method(fn))
     method(fn_)
 
 
-_addmm_like("addmm", "beta * self + alpha * (mat1 @ mat2) (aten::addmm).")
-_addmm_like("addmv", "beta * self + alpha * (mat @ vec) (aten::addmv).")
-_addmm_like("baddbmm", "beta * self + alpha * bmm(batch1, batch2) (aten::baddbmm).")
+_addmm_like("addmm", "beta * self + alpha * (mat1 @ mat2) (aten::addmm).", "mat1", "mat2", True)
+_addmm_like("addmv", "beta * self + alpha * (mat @ vec) (aten::addmv).", "mat", "vec", False)
+_addmm_like(
+    "baddbmm",
+    "beta * self + alpha * bmm(batch1, batch2) (aten::baddbmm).",
+    "batch1",
+    "batch2",
+    True,
+)
 
 
-def _binary(name: str, doc: str) -> None:
+def _binary(name: str, doc: str, second: str) -> None:
     functional = getattr(aten, name).default
     out_op = getattr(aten, name).out
 
     def fn(self: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
         return functional(self, other) if out is None else out_op(self, other, out=out)
 
+    fn = renamed(fn, {"other": second})  # PyTorch's name of the second operand
     fn.__name__, fn.__doc__ = name, doc
     function(method(fn))
 
 
-_binary("dot", "Inner product of two 1-D tensors (aten::dot).")
-_binary("vdot", "Inner product, the first argument conjugated (aten::vdot).")
-_binary("mv", "Matrix-vector product (aten::mv).")
+_binary("dot", "Inner product of two 1-D tensors (aten::dot).", "tensor")
+_binary("vdot", "Inner product, the first argument conjugated (aten::vdot).", "other")
+_binary("mv", "Matrix-vector product (aten::mv).", "vec")
 
 
 @function

@@ -278,8 +278,8 @@ def logdet(input: Tensor) -> Tensor:  # noqa: A002
 
 @function
 @method
-def slogdet(input: Tensor) -> Any:  # noqa: A002, F811
-    return _slogdet_t(*aten.slogdet.default(input))
+def slogdet(input: Tensor, *, out: Any = None) -> Any:  # noqa: A002, F811
+    return _write_out(_slogdet_t(*aten.slogdet.default(input)), out)
 
 
 @function

@@ -10,6 +10,7 @@ from typing import Any
 from .._ops import ops
 from ..tensor._tensor import Tensor
 from . import function, method
+from ._out import write_out
 
 A = ops.aten
 
@@ -22,8 +23,8 @@ def conj(input: Tensor) -> Tensor:  # noqa: A002
 
 @function
 @method
-def conj_physical(input: Tensor) -> Tensor:  # noqa: A002
-    return A.conj_physical.default(input)
+def conj_physical(input: Tensor, *, out: Tensor | None = None) -> Tensor:  # noqa: A002
+    return write_out(A.conj_physical.default(input), out)
 
 
 @method

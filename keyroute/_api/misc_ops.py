@@ -151,6 +151,16 @@ def masked_scatter_(self: Tensor, mask: Tensor, source: Tensor) -> Tensor:
 Tensor.masked_scatter_ = masked_scatter_  # type: ignore[attr-defined]
 
 
+def _factory_flags(t: Tensor, pin_memory: bool | None, requires_grad: bool) -> Tensor:
+    """A factory's pin_memory= / requires_grad= on its CPU result, as PyTorch checks them."""
+    if pin_memory:
+        raise RuntimeError(
+            "pin_memory=True requires a CUDA or other accelerator backend; no pinned memory "
+            "allocator is available on this system."
+        )
+    return t.requires_grad_() if requires_grad else t
+
+
 @function
 def tril_indices(
     row: int,
@@ -160,8 +170,11 @@ def tril_indices(
     dtype: Any = int64,
     device: Any = None,
     layout: Any = None,
+    pin_memory: bool | None = False,
+    requires_grad: bool = False,
 ) -> Tensor:
-    return aten.tril_indices.default(row, col, offset, dtype=dtype, device=device, layout=layout)
+    t = aten.tril_indices.default(row, col, offset, dtype=dtype, device=device, layout=layout)
+    return _factory_flags(t, pin_memory, requires_grad)
 
 
 @function
@@ -173,8 +186,11 @@ def triu_indices(
     dtype: Any = int64,
     device: Any = None,
     layout: Any = None,
+    pin_memory: bool | None = False,
+    requires_grad: bool = False,
 ) -> Tensor:
-    return aten.triu_indices.default(row, col, offset, dtype=dtype, device=device, layout=layout)
+    t = aten.triu_indices.default(row, col, offset, dtype=dtype, device=device, layout=layout)
+    return _factory_flags(t, pin_memory, requires_grad)
 
 
 @function

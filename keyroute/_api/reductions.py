@@ -622,8 +622,19 @@ def sort(
 
 @function
 @method
-def argsort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:
-    """torch.argsort: the indices that sort input along dim."""
+def argsort(
+    input: Tensor,  # noqa: A002
+    dim: int = -1,
+    descending: bool = False,
+    stable: bool = False,
+    *,
+    out: Tensor | None = None,
+) -> Tensor:
+    """torch.argsort: the indices that sort input along dim (out= on the stable overload)."""
+    if out is not None:
+        return aten.argsort.stable_out(
+            input, stable=stable, dim=dim, descending=descending, out=out
+        )
     if stable:
         return _argsort_stable(input, stable=True, dim=dim, descending=descending)
     return _argsort_default(input, dim, descending)

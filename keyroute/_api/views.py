@@ -11,7 +11,7 @@ from typing import Any
 
 from .._ops import ops
 from ..tensor._tensor import Tensor
-from . import function, method
+from . import _keywords, function, method
 
 aten = ops.aten
 _permute = aten.permute.default
@@ -233,6 +233,10 @@ def split(self: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Tens
     return tuple(_split(self, split_size_or_sections, dim))
 
 
+# Tensor.split is PyTorch's Python method `split(self, split_size, dim=0)`: same code, its name
+Tensor.split = _keywords.renamed(split, {"split_size_or_sections": "split_size"})  # type: ignore[method-assign]
+
+
 @function
 @method
 def split_with_sizes(self: Tensor, split_sizes: Any, dim: int = 0) -> tuple[Tensor, ...]:
@@ -254,24 +258,55 @@ def unbind(self: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
     return tuple(_unbind(self, dim))
 
 
+def _sections_arg(
+    name: str, indices_or_sections: Any, sections: Any, indices: Any, by_tensor: Any = None
+) -> Any:
+    """The one split spec of PyTorch's overloads: positional, or by its overload's name."""
+    given = [v for v in (indices_or_sections, sections, indices, by_tensor) if v is not None]
+    if len(given) != 1:
+        raise TypeError(
+            f"{name}() received an invalid combination of arguments: pass exactly one of "
+            "indices_or_sections, sections, indices"
+            + (", tensor_indices_or_sections" if name == "tensor_split" else "")
+        )
+    return given[0]
+
+
 @function
 @method
-def tensor_split(self: Tensor, indices_or_sections: Any, dim: int = 0) -> tuple[Tensor, ...]:
-    """Views split at the given indices or into the given number of sections."""
-    if isinstance(indices_or_sections, Tensor):
-        return tuple(aten.tensor_split.tensor_indices_or_sections(self, indices_or_sections, dim))
-    if isinstance(indices_or_sections, (list, tuple)):
-        return tuple(aten.tensor_split.indices(self, [int(i) for i in indices_or_sections], dim))
-    return tuple(aten.tensor_split.sections(self, indices_or_sections, dim))
+def tensor_split(
+    self: Tensor,
+    indices_or_sections: Any = None,
+    dim: int = 0,
+    *,
+    sections: Any = None,
+    indices: Any = None,
+    tensor_indices_or_sections: Any = None,
+) -> tuple[Tensor, ...]:
+    """Views split at the given indices or into the given number of sections.
+
+    PyTorch's three overloads name the split `sections`, `indices` or
+    `tensor_indices_or_sections`; each is accepted as a keyword."""
+    spec = _sections_arg(
+        "tensor_split", indices_or_sections, sections, indices, tensor_indices_or_sections
+    )
+    if isinstance(spec, Tensor):
+        return tuple(aten.tensor_split.tensor_indices_or_sections(self, spec, dim))
+    if isinstance(spec, (list, tuple)):
+        return tuple(aten.tensor_split.indices(self, [int(i) for i in spec], dim))
+    return tuple(aten.tensor_split.sections(self, spec, dim))
 
 
 def _xsplit(name: str) -> Any:
     packet = getattr(aten, name)
 
-    def fn(self: Tensor, indices_or_sections: Any) -> tuple[Tensor, ...]:
-        if isinstance(indices_or_sections, (list, tuple)):
-            return tuple(packet.array(self, [int(i) for i in indices_or_sections]))
-        return tuple(packet.int(self, int(indices_or_sections)))
+    def fn(
+        self: Tensor, indices_or_sections: Any = None, *, sections: Any = None, indices: Any = None
+    ) -> tuple[Tensor, ...]:
+        spec = _sections_arg(name, indices_or_sections, sections, indices)
+        if isinstance(spec, (list, tuple)):
+            return tuple(packet.array(self, [int(i) for i in spec]))
+        return tuple(packet.int(self, int(spec)))
 
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"aten::{name}: split along a fixed dimension."

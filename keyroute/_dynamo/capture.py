@@ -48,12 +48,13 @@ class Captured:
 def _captures_item(make: Any, t: Any) -> bool:
     """`.item()` of a floating tensor under capture_scalar_outputs (unbacked.py)."""
     from . import config
+    from .unbacked import captures
 
     return (
         make is breaks.item_break
         and config.capture_scalar_outputs
         and isinstance(t, Tensor)
-        and t.dtype.is_floating_point
+        and captures(t)
     )
 
 
@@ -86,9 +87,9 @@ def trace(
         DynamicOutputShapeException,
         FakeTensorMode,
     )
-    from .unbacked import _COUNT
+    from .unbacked import _COUNT, _COUNT_INT
 
-    _COUNT[0] = 0  # unbacked symbols are numbered per capture (zuf0, ...), as PyTorch's
+    _COUNT[0] = _COUNT_INT[0] = 0  # unbacked symbols are numbered per capture (zuf0, u0, ...)
     mode = FakeTensorMode(allow_non_fake_inputs=True)
     fakes = [_fake_of(mode, t) for t in tensors]
     env: Any = contextlib.nullcontext()
@@ -265,9 +266,9 @@ class SegmentRecorder(TorchDispatchMode):
         if self.paused:
             return run()
         if _captures_item(make, t):
-            from .unbacked import EagerScalar
+            from .unbacked import eager_scalar
 
-            return EagerScalar(run())
+            return eager_scalar(run())
         b = make()
         b.user_stack = breaks.user_stack(3)
         self.breaks.append(b)

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..tensor._tensor import Tensor
 from ..utils._pytree import tree_unflatten
-from . import config, dynamic, guards
+from . import config, dynamic, guards, unbacked
 from .backends import lookup_backend
 from .breaks import GraphBreak
 from .capture import Captured, run_segmented, trace
@@ -343,6 +343,12 @@ class CompiledFunction:
             if dyn is not None and not _dynamic_ok(captured):
                 dyn = None
                 captured = trace(call, tensors, self._names(leaves))
+            if config.capture_scalar_outputs and unbacked.has_unbacked_int(captured.gm):
+                b = unbacked.leaked(
+                    lambda: trace(call, tensors, self._names(leaves), dyn), captured.gm.code
+                )
+                if b is not None:
+                    raise b
         except GraphBreak as b:
             _compiling[0] -= 1
             if self.fullgraph and getattr(b, "user_error", None):

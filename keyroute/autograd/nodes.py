@@ -7,6 +7,9 @@ from collections.abc import Callable
 from typing import Any
 
 from .graph import Node, SavedTensor, _sequence
+from .saved_names import NOT_SAVED, saved_attribute
+
+_SavedTensor = SavedTensor
 
 __all__ = ["FormulaNode", "NotImplemented", "NotImplementedNode", "CopySlices", "make_node_class"]
 
@@ -37,7 +40,10 @@ class FormulaNode(Node):
     def apply(self, grads: list[Any]) -> tuple[Any, ...]:
         values = {}
         for k, v in self.saved.items():
-            if isinstance(v, SavedTensor):
+            c = v.__class__
+            if c is _SavedTensor:  # (the recorders save no subclass of it: the common test)
+                values[k] = v.unpack(self)
+            elif c is not list and isinstance(v, SavedTensor):
                 values[k] = v.unpack(self)
             elif isinstance(v, list) and v and isinstance(v[0], SavedTensor):
                 values[k] = [s.unpack(self) for s in v]
@@ -49,7 +55,7 @@ class FormulaNode(Node):
             grad = list(grads) + [None] * max(self.n_outputs - len(grads), 0)
         if self.wants_needs:
             # PyTorch's output mask (task_should_compute_output): which inputs get a gradient.
-            values["needs"] = tuple(edge[0] is not None for edge in self.next_edges)
+            values["needs"] = tuple([edge[0] is not None for edge in self.next_edges])
         out = self.formula(grad, **values)
         if not isinstance(out, tuple):
             out = (out,)
@@ -57,7 +63,7 @@ class FormulaNode(Node):
 
     def release_variables(self) -> None:
         for v in self.saved.values():
-            if isinstance(v, SavedTensor):
+            if v.__class__ is _SavedTensor or isinstance(v, SavedTensor):
                 v.free()
             elif isinstance(v, list):
                 for s in v:
@@ -72,12 +78,10 @@ class FormulaNode(Node):
 
     def __getattr__(self, name: str) -> Any:
         # PyTorch exposes saved values as grad_fn._saved_<name>.
-        if name.startswith("_saved_"):
-            saved = self._saved_dict()
-            key = name[len("_saved_") :]
-            if key in saved:
-                v = saved[key]
-                return v.unpack(self) if isinstance(v, SavedTensor) else v
+        if name.startswith("_saved_"):  # under PyTorch's names (autograd/saved_names.py)
+            v = saved_attribute(self, self._saved_dict(), name[len("_saved_") :])
+            if v is not NOT_SAVED:
+                return v
         if name.startswith("_raw_saved_"):
             # The SavedTensor object itself (register_hooks on one saved tensor).
             v = self._saved_dict().get(name[len("_raw_saved_") :])

@@ -34,7 +34,7 @@ from ..dispatcher.operator import BIND_HOOKS
 from ..dispatcher.registration import Library
 from ..dispatcher.tls import state as _tls
 from ..tensor._tensor import BACKEND_BITS, Tensor, make_tensor
-from ..tensor.meta_array import MetaArray
+from ..tensor.meta_array import MetaArray, MetaStorage
 from ..tensor.subclass import keys_for_device
 
 __all__ = [
@@ -214,13 +214,24 @@ def _keys(value: Tensor) -> int:
     return ks
 
 
+_NO_STORAGE = MetaStorage(0)
+
+
 def add_batch_dim(value: Tensor, bdim: int, level: int) -> BatchedTensor:
     """Wrap `value` as batched at `level` over its dimension `bdim` (PyTorch's _add_batch_dim)."""
-    shape = tuple(value.shape)
-    strides = tuple(value.stride())
-    logical = shape[:bdim] + shape[bdim + 1 :]
-    lstrides = strides[:bdim] + strides[bdim + 1 :]
-    meta = MetaArray(logical, lstrides, value._dtype.np)
+    data = value._data
+    shape = data.shape
+    if data.__class__ is MetaArray:
+        strides = data.stride
+    else:
+        item = data.itemsize
+        strides = tuple(s // item for s in data.strides)
+    # The logical geometry only (no data): the storage size is never read through a
+    # BatchedTensor, so it is not computed (this runs for every batched operator's output).
+    meta = MetaArray(
+        shape[:bdim] + shape[bdim + 1 :], strides[:bdim] + strides[bdim + 1 :], value._dtype.np,
+        0, 0, _NO_STORAGE,
+    )  # fmt: skip
     t = make_tensor(meta, value._dtype, _keys(value), BatchedTensor)
     d = t.__dict__
     d["_value"] = value

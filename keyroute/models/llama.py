@@ -82,18 +82,21 @@ class Attention(Module):
     def forward(
         self,
         x: Tensor,
+        batch: int,
         cos: Tensor,
         sin: Tensor,
         positions: Tensor | None = None,
         start: int = 0,
         mask: Tensor | None = None,
     ) -> Tensor:
-        """start >= 0: the cache is read up to start + s; start == -1 (static shapes): the whole
-        cache is read with `mask` (True where a query may attend)."""
-        b, s, _ = x.shape
-        q = self.q_proj(x).view(b, s, self.heads, self.head_dim).transpose(1, 2)
-        k = self.k_proj(x).view(b, s, self.kv_heads, self.head_dim).transpose(1, 2)
-        v = self.v_proj(x).view(b, s, self.kv_heads, self.head_dim).transpose(1, 2)
+        """x: (batch * s, hidden), the tokens of `batch` sequences side by side. start >= 0: the
+        cache is read up to start + s; start == -1 (static shapes): the whole cache is read with
+        `mask` (True where a query may attend)."""
+        b, s = batch, x.shape[0] // batch
+        h, kvh, d = self.heads, self.kv_heads, self.head_dim
+        q = self.q_proj(x).view(b, s, h, d).transpose(1, 2)
+        k = self.k_proj(x).view(b, s, kvh, d).transpose(1, 2)
+        v = self.v_proj(x).view(b, s, kvh, d).transpose(1, 2)
         q = self._rope(q, cos, sin)
         k = self._rope(k, cos, sin)
         causal = mask is None
@@ -118,10 +121,16 @@ class Attention(Module):
                 ones = _creation.ones(s, end, dtype=_bool(), device=x.device)
                 mask = ones.tril(start)
                 causal = False
-        out = F.scaled_dot_product_attention(
-            q, k, v, attn_mask=mask, is_causal=causal, enable_gqa=self.kv_heads != self.heads
-        )
-        return self.o_proj(out.transpose(1, 2).reshape(b, s, self.heads * self.head_dim))
+        if s == 1 and h != kvh:
+            # One query per head (decode): the h // kvh query heads that share a KV head are
+            # that head's queries, so attention reads each cached key and value once instead
+            # of repeating them per query head (the same arithmetic as enable_gqa).
+            out = F.scaled_dot_product_attention(q.reshape(b, kvh, h // kvh, d), k, v, mask)
+        else:
+            out = F.scaled_dot_product_attention(
+                q, k, v, attn_mask=mask, is_causal=causal, enable_gqa=kvh != h
+            ).transpose(1, 2)
+        return self.o_proj(out.reshape(b * s, h * d))
 
 
 def _bool() -> Any:
@@ -155,13 +164,14 @@ class DecoderLayer(Module):
     def forward(
         self,
         x: Tensor,
+        batch: int,
         cos: Tensor,
         sin: Tensor,
         positions: Tensor | None = None,
         start: int = 0,
         mask: Tensor | None = None,
     ) -> Tensor:
-        x = x + self.self_attn(self.input_layernorm(x), cos, sin, positions, start, mask)
+        x = x + self.self_attn(self.input_layernorm(x), batch, cos, sin, positions, start, mask)
         return x + self.mlp(self.post_attention_layernorm(x))
 
 
@@ -244,26 +254,29 @@ class Llama(Module):
     def forward(
         self, input_ids: Tensor, start_pos: int | Tensor | None = None, last_only: bool = False
     ) -> Tensor:
-        x = self.embed_tokens(input_ids)
+        """Logits (batch, seq, vocab) of input_ids (batch, seq), or (batch, 1, vocab) of each
+        sequence's last position with `last_only`."""
+        b, s = input_ids.shape
+        # The hidden states are (batch * seq, hidden), every token a row, as inference servers
+        # lay them out: each projection is then one matrix product, where a (batch, seq,
+        # hidden) input would go through matmul's reshape, mm and view on every call.
+        x = self.embed_tokens(input_ids.reshape(b * s))
         positions = None
         start = 0
+        mask = None
         if start_pos is None or self.rope_cos is None or self.rope_sin is None:
             if start_pos is not None:
                 raise RuntimeError("Llama.forward: start_pos needs a cache: call setup_cache()")
-            cos, sin = self.rotary(input_ids.shape[1], x)
+            cos, sin = self.rotary(s, x)
         elif isinstance(start_pos, Tensor):
             # Static shapes for graph capture: the positions are a tensor, the cache is read
             # whole and masked, so one graph serves every decode position.
             positions = start_pos
             cos, sin = self.rope_cos[positions], self.rope_sin[positions]
             mask = self.cache_positions[None, :] <= positions[:, None]
-            for layer in self.layers:
-                x = layer(x, cos, sin, positions, -1, mask)
-            # (x rebound, not passed on: the pre-norm activation is freed before the head)
-            x = self.norm(x[:, -1:] if last_only else x)
-            return self._logits(x)
+            start = -1
         else:
-            start, s = int(start_pos), input_ids.shape[1]
+            start = int(start_pos)
             if start < 0 or start + s > self.max_seq_len:
                 raise ValueError(
                     f"Llama.forward: positions {start}..{start + s - 1} do not fit the cache of "
@@ -272,9 +285,12 @@ class Llama(Module):
             positions = _creation.arange(start, start + s, device=x.device)
             cos, sin = self.rope_cos[start : start + s], self.rope_sin[start : start + s]
         for layer in self.layers:
-            x = layer(x, cos, sin, positions, start)
-        x = self.norm(x[:, -1:] if last_only else x)
-        return self._logits(x)
+            x = layer(x, b, cos, sin, positions, start, mask)
+        if last_only:
+            x = x[s - 1 :: s]  # rows s-1, 2s-1, ...: each sequence's last token
+        # (x rebound, not passed on: the pre-norm activations are freed before the head)
+        x = self.norm(x)
+        return self._logits(x).view(b, -1, self.config.vocab)
 
     def _logits(self, x: Tensor) -> Tensor:
         if self.lm_head is None:

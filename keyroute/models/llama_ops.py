@@ -14,10 +14,13 @@ so (`mutates_args=("cache",)`), so functionalization and graph capture keep the 
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from .._api import creation as _creation
 from .._library.custom_ops import custom_op
+from ..kernels.cpu._kernel import wrap as _wrap_array
 from ..tensor._tensor import Tensor
 
 __all__ = ["rms_norm", "rope", "store_kv", "rotate_half"]
@@ -32,10 +35,8 @@ def _compute(a: np.ndarray) -> np.ndarray:
 
 def _wrap(a: np.ndarray, like: Tensor) -> Tensor:
     """A new CPU tensor of `like`'s dtype over the result (rounded once from float32)."""
-    from ..kernels.cpu._kernel import wrap
-
     want = like._data.dtype
-    return wrap(a if a.dtype == want else a.astype(want), like._dtype)
+    return _wrap_array(a if a.dtype == want else a.astype(want), like._dtype)
 
 
 def rotate_half(x: Tensor) -> Tensor:
@@ -63,11 +64,18 @@ def _sum_to(t: Tensor, shape: tuple[int, ...]) -> Tensor:
 @custom_op("keyroute::rms_norm", mutates_args=())
 def rms_norm(x: Tensor, weight: Tensor, eps: float) -> Tensor:
     # The kernel reads the NumPy arrays behind the CPU tensors (as a C++ kernel reads
-    # data_ptr): one mean, one rsqrt, two multiplies.
+    # data_ptr): one mean, one rsqrt, two multiplies. The mean is np.mean's arithmetic (a sum,
+    # then a division by the count) without its Python wrapper, which costs more than the
+    # arithmetic on a decode step's one row.
     a = _compute(x._data)
-    inv = 1.0 / np.sqrt(np.mean(np.square(a), axis=-1, keepdims=True) + np.float32(eps))
-    inv = inv.astype(a.dtype, copy=False)
-    return _wrap(a * inv * _compute(weight._data), x)
+    inv = np.add.reduce(a * a, axis=-1, keepdims=True)
+    inv /= a.shape[-1]
+    inv += np.float32(eps)
+    np.sqrt(inv, out=inv)
+    np.divide(1.0, inv, out=inv)
+    out = a * inv
+    out *= _compute(weight._data)
+    return _wrap(out, x)
 
 
 @rms_norm.register_fake
@@ -143,37 +151,54 @@ rope.register_autograd(_rope_backward, setup_context=_rope_setup)
 
 
 def _check_store(cache: Tensor, positions: Tensor, value: Tensor) -> None:
-    if cache.dim() < 2 or value.dim() != cache.dim():
-        raise RuntimeError(
-            f"keyroute::store_kv: cache ({cache.dim()}-d) and value ({value.dim()}-d) must have "
-            f"the same number of dimensions, at least 2"
-        )
-    if positions.dim() != 1 or positions.dtype.is_floating_point or positions.dtype.is_complex:
-        raise RuntimeError("keyroute::store_kv: positions must be a 1-d tensor of integers")
-    want = [*cache.shape[:-2], positions.shape[0], cache.shape[-1]]
-    if list(value.shape) != want:
-        raise RuntimeError(
-            f"keyroute::store_kv: value of shape {list(value.shape)} does not fit positions of "
-            f"length {positions.shape[0]} in a cache of shape {list(cache.shape)} (expected "
-            f"{want})"
-        )
+    _check_store_shapes(
+        tuple(cache.shape), tuple(positions.shape), positions.dtype, tuple(value.shape)
+    )
     if cache.dtype != value.dtype:
         raise RuntimeError(
             f"keyroute::store_kv: cache has dtype {cache.dtype} but value has {value.dtype}"
         )
 
 
+def _check_store_shapes(
+    cache: tuple[int, ...], positions: tuple[int, ...], pos_dtype: Any, value: tuple[int, ...]
+) -> None:
+    if len(cache) < 2 or len(value) != len(cache):
+        raise RuntimeError(
+            f"keyroute::store_kv: cache ({len(cache)}-d) and value ({len(value)}-d) must have "
+            f"the same number of dimensions, at least 2"
+        )
+    if len(positions) != 1 or pos_dtype.is_floating_point or pos_dtype.is_complex:
+        raise RuntimeError("keyroute::store_kv: positions must be a 1-d tensor of integers")
+    want = [*cache[:-2], positions[0], cache[-1]]
+    if list(value) != want:
+        raise RuntimeError(
+            f"keyroute::store_kv: value of shape {list(value)} does not fit positions of "
+            f"length {positions[0]} in a cache of shape {list(cache)} (expected {want})"
+        )
+
+
 @custom_op("keyroute::store_kv", mutates_args=("cache",))
 def store_kv(cache: Tensor, positions: Tensor, value: Tensor) -> None:
-    _check_store(cache, positions, value)
-    pos = positions._data
-    size = cache.shape[-2]
-    if pos.size and (pos.min() < -size or pos.max() >= size):
-        bad = int(pos.max() if pos.max() >= size else pos.min())
+    # The checks read the arrays' shapes (tuples of ints), not the tensors' Size objects: on a
+    # decode step the checks cost as much as the write.
+    c, pos, v = cache._data, positions._data, value._data
+    _check_store_shapes(c.shape, pos.shape, positions._dtype, v.shape)
+    if cache._dtype is not value._dtype:
+        raise RuntimeError(
+            f"keyroute::store_kv: cache has dtype {cache.dtype} but value has {value.dtype}"
+        )
+    size = c.shape[-2]
+    if pos.size == 1:  # a decode step: one position, read as a Python int
+        lo = hi = int(pos[0])
+    else:
+        lo, hi = (int(pos.min()), int(pos.max())) if pos.size else (0, 0)
+    if lo < -size or hi >= size:
+        bad = hi if hi >= size else lo
         raise IndexError(
             f"keyroute::store_kv: position {bad} is out of bounds for a cache of {size} positions"
         )
-    cache._data[..., pos, :] = value._data
+    c[..., pos, :] = v
 
 
 @store_kv.register_fake

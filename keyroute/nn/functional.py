@@ -14,6 +14,7 @@ from typing import Any
 from .._api import FUNCTIONS as _FUNCTIONS
 from ..aten.linalg import op as _op
 from ..tensor._tensor import Tensor
+from . import _reduction as _red
 
 __all__ = [
     "linear",
@@ -63,34 +64,6 @@ __all__ = [
     "one_hot",
     "normalize",
 ]
-
-_REDUCTION = {"none": 0, "mean": 1, "sum": 2}
-
-
-def _reduction_enum(reduction: str) -> int:
-    try:
-        return _REDUCTION[reduction]
-    except KeyError:
-        raise ValueError(f"{reduction} is not a valid value for reduction") from None
-
-
-def _legacy_reduction(size_average: bool | None, reduce: bool | None) -> str:
-    """_Reduction.legacy_get_string: the deprecated size_average/reduce flags."""
-    warnings.warn(
-        "size_average and reduce args will be deprecated, please use reduction='"
-        + _legacy_string(size_average, reduce)
-        + "' instead.",
-        stacklevel=3,
-    )
-    return _legacy_string(size_average, reduce)
-
-
-def _legacy_string(size_average: bool | None, reduce: bool | None) -> str:
-    size_average = True if size_average is None else size_average
-    reduce = True if reduce is None else reduce
-    if size_average and reduce:
-        return "mean"
-    return "sum" if reduce else "none"
 
 
 def _pair_list(v: Any, n: int) -> list[int]:
@@ -341,9 +314,8 @@ def scaled_dot_product_attention(
 
 
 def _reduction(size_average: Any, reduce: Any, reduction: str) -> int:
-    if size_average is not None or reduce is not None:
-        reduction = _legacy_reduction(size_average, reduce)
-    return _reduction_enum(reduction)
+    """The enum of a loss's reduction (the deprecated flags warned)."""
+    return _red.get_enum(_red.resolve(size_average, reduce, reduction))
 
 
 def cross_entropy(
@@ -410,14 +382,14 @@ def mse_loss(
 ) -> Tensor:
     _size_warning(input, target)
     if size_average is not None or reduce is not None:
-        reduction = _legacy_reduction(size_average, reduce)
+        reduction = _red.legacy_get_string(size_average, reduce)
     # PyTorch's mse_loss broadcasts with torch.broadcast_tensors (an operator call).
     ei, et = _op("broadcast_tensors")([input, target])
     if weight is not None:
         return _weighted_loss(
             input, lambda: _op("pow.Tensor_Scalar")(_op("sub.Tensor")(ei, et), 2), weight, reduction
         )
-    return _op("mse_loss")(ei, et, _reduction_enum(reduction))
+    return _op("mse_loss")(ei, et, _red.get_enum(reduction))
 
 
 def _weighted_loss(input: Tensor, loss: Any, weight: Tensor, reduction: str) -> Tensor:
@@ -427,13 +399,13 @@ def _weighted_loss(input: Tensor, loss: Any, weight: Tensor, reduction: str) -> 
     if weight.size() != input.size():
         raise ValueError("Weights and input must have the same size.")
     weighted = _op("mul.Tensor")(loss(), weight)
-    if reduction == "none":
-        return weighted
-    if reduction == "sum":
-        return _op("sum")(weighted)
-    if reduction == "mean":
+    if reduction == "mean":  # the weighted mean: by the weights' sum
         return _op("div.Tensor")(_op("sum")(weighted), _op("sum")(weight))
-    raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")
+    if reduction not in ("none", "sum"):
+        raise ValueError(
+            f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'."
+        )
+    return _red.apply(weighted, reduction)
 
 
 def l1_loss(
@@ -446,13 +418,13 @@ def l1_loss(
 ) -> Tensor:
     _size_warning(input, target)
     if size_average is not None or reduce is not None:
-        reduction = _legacy_reduction(size_average, reduce)
+        reduction = _red.legacy_get_string(size_average, reduce)
     ei, et = _broadcast_tensors(input, target)
     if weight is not None:
         return _weighted_loss(
             input, lambda: _op("abs")(_op("sub.Tensor")(ei, et)), weight, reduction
         )
-    return _op("l1_loss")(ei, et, _reduction_enum(reduction))
+    return _op("l1_loss")(ei, et, _red.get_enum(reduction))
 
 
 def binary_cross_entropy(
@@ -542,9 +514,7 @@ def max_pool1d(
     return_indices: bool = False,
 ) -> Any:
     st = [] if stride is None else _pair_list(stride, 1)
-    if return_indices:
-        raise NotImplementedError("keyroute: max_pool1d(return_indices=True) is not implemented")
-    return _op("max_pool1d")(
+    return _op("max_pool1d_with_indices" if return_indices else "max_pool1d")(
         input,
         _pair_list(kernel_size, 1),
         st,
@@ -620,9 +590,12 @@ from ._functional import attention as _attention  # noqa: E402
 from ._functional import losses as _losses  # noqa: E402
 from ._functional import misc as _misc  # noqa: E402
 from ._functional import norms as _norms  # noqa: E402
+from ._functional import pooling as _pooling  # noqa: E402
 from ._functional import sampling as _sampling  # noqa: E402
+from ._functional import sparse as _sparse  # noqa: E402
 
-for _family in (_norms, _attention, _activations, _losses, _misc, _sampling):
+_FAMILIES = (_norms, _attention, _activations, _losses, _misc, _sampling, _sparse, _pooling)
+for _family in _FAMILIES:
     for _name in _family.__all__:
         globals()[_name] = getattr(_family, _name)
         if _name not in __all__:

@@ -43,7 +43,12 @@ def calculate_gain(nonlinearity: str, param: Any = None) -> float:
     if nonlinearity == "relu":
         return math.sqrt(2.0)
     if nonlinearity == "leaky_relu":
-        slope = 0.01 if param is None else float(param)
+        if param is None:
+            slope = 0.01
+        elif isinstance(param, (int, float)) and not isinstance(param, bool):
+            slope = param
+        else:  # bools and strings are not slopes
+            raise ValueError(f"negative_slope {param} not a valid number")
         return math.sqrt(2.0 / (1 + slope**2))
     if nonlinearity == "selu":
         return 3.0 / 4
@@ -62,9 +67,10 @@ def _calculate_fan_in_and_fan_out(tensor: Tensor) -> tuple[int, int]:
 
 
 def _fan(tensor: Tensor, mode: str) -> int:
-    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    mode = mode.lower()  # PyTorch accepts "FAN_IN"; the mode is checked before the fans
     if mode not in ("fan_in", "fan_out"):
-        raise ValueError(f"Mode {mode} not supported, please use one of fan_in, fan_out")
+        raise ValueError(f"Mode {mode} not supported, please use one of ['fan_in', 'fan_out']")
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     return fan_in if mode == "fan_in" else fan_out
 
 
@@ -205,3 +211,21 @@ def kaiming_normal_(
     fan = _fan(tensor, mode)
     std = calculate_gain(nonlinearity, a) / math.sqrt(fan)
     return normal_(tensor, 0.0, std, generator)
+
+
+from ._init_more import deprecated_alias, dirac_, orthogonal_, sparse_  # noqa: E402
+
+__all__ += ["orthogonal_", "sparse_", "dirac_"]
+
+# PyTorch's deprecated spellings (each warns, then fills)
+uniform = deprecated_alias(uniform_)
+normal = deprecated_alias(normal_)
+constant = deprecated_alias(constant_)
+eye = deprecated_alias(eye_)
+dirac = deprecated_alias(dirac_)
+xavier_uniform = deprecated_alias(xavier_uniform_)
+xavier_normal = deprecated_alias(xavier_normal_)
+kaiming_uniform = deprecated_alias(kaiming_uniform_)
+kaiming_normal = deprecated_alias(kaiming_normal_)
+orthogonal = deprecated_alias(orthogonal_)
+sparse = deprecated_alias(sparse_)

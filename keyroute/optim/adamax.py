@@ -6,14 +6,14 @@ from typing import Any
 
 import keyroute as _kr
 
-from ..autograd.grad_mode import no_grad
+from ..tensor._tensor import Tensor
 from . import _common as c
-from .optimizer import Optimizer
+from ._single_tensor import SingleTensorOptimizer
 
 __all__ = ["Adamax"]
 
 
-class Adamax(Optimizer):
+class Adamax(SingleTensorOptimizer):
     def __init__(
         self,
         params: Any,
@@ -57,29 +57,24 @@ class Adamax(Optimizer):
                 state["exp_inf"] = c.zeros_state(p)
         return params
 
-    def step(self, closure: Any = None) -> Any:
-        loss = c.call_closure(closure)
-        with no_grad():
-            for group in self.param_groups:
-                params = self._init_group(group)
-                beta1, beta2 = group["betas"]
-                lr, eps, wd = c.to_scalar(group["lr"]), group["eps"], group["weight_decay"]
-                for p in params:
-                    state = self.state[p]
-                    grad = p.grad if not group["maximize"] else -p.grad
-                    exp_avg, exp_inf, step_t = state["exp_avg"], state["exp_inf"], state["step"]
-                    step_t += 1
-                    if wd != 0:
-                        grad = grad.add(p, alpha=wd)
-                    exp_avg.lerp_(grad, 1 - beta1)
-                    if not group["differentiable"]:
-                        _kr.maximum(exp_inf.mul_(beta2), grad.abs().add_(eps), out=exp_inf)
-                    else:
-                        norm_buf = _kr.cat(
-                            [exp_inf.mul_(beta2).unsqueeze(0), grad.abs().add_(eps).unsqueeze_(0)],
-                            0,
-                        )
-                        exp_inf.copy_(_kr.amax(norm_buf, 0, keepdim=False))
-                    clr = lr / (1 - beta1 ** c.value(step_t))
-                    p.addcdiv_(exp_avg, exp_inf, value=-clr)
-        return loss
+    def _hyper(self, group: dict[str, Any]) -> Any:
+        return group["betas"], c.to_scalar(group["lr"]), group["eps"], group["weight_decay"]
+
+    def _update(
+        self, p: Tensor, grad: Tensor, state: dict[str, Any], group: dict[str, Any], hyper: Any
+    ) -> None:
+        (beta1, beta2), lr, eps, wd = hyper
+        exp_avg, exp_inf, step_t = state["exp_avg"], state["exp_inf"], state["step"]
+        step_t += 1
+        if wd != 0:
+            grad = grad.add(p, alpha=wd)
+        exp_avg.lerp_(grad, 1 - beta1)
+        if not group["differentiable"]:
+            _kr.maximum(exp_inf.mul_(beta2), grad.abs().add_(eps), out=exp_inf)
+        else:
+            norm_buf = _kr.cat(
+                [exp_inf.mul_(beta2).unsqueeze(0), grad.abs().add_(eps).unsqueeze_(0)], 0
+            )
+            exp_inf.copy_(_kr.amax(norm_buf, 0, keepdim=False))
+        clr = lr / (1 - beta1 ** c.value(step_t))
+        p.addcdiv_(exp_avg, exp_inf, value=-clr)

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..autograd.grad_mode import no_grad
+from ..tensor._tensor import Tensor
 from . import _common as c
-from .optimizer import Optimizer
+from ._single_tensor import SingleTensorOptimizer
 
 __all__ = ["NAdam"]
 
 
-class NAdam(Optimizer):
+class NAdam(SingleTensorOptimizer):
     def __init__(
         self,
         params: Any,
@@ -61,46 +61,40 @@ class NAdam(Optimizer):
                 state["exp_avg_sq"] = c.zeros_state(p)
         return params
 
-    def step(self, closure: Any = None) -> Any:
-        loss = c.call_closure(closure)
-        with no_grad():
-            for group in self.param_groups:
-                params = self._init_group(group)
-                beta1, beta2 = group["betas"]
-                lr, eps, wd = c.to_scalar(group["lr"]), group["eps"], group["weight_decay"]
-                md = group["momentum_decay"]
-                for p in params:
-                    state = self.state[p]
-                    grad = p.grad if not group["maximize"] else -p.grad
-                    exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
-                    mu_product, step_t = state["mu_product"], state["step"]
-                    step_t += 1
-                    step = c.value(step_t)
-                    bias_correction2 = 1 - beta2**step
-                    if wd != 0:
-                        if group["decoupled_weight_decay"]:
-                            p.mul_(1 - lr * wd)
-                        else:
-                            grad = grad.add(p, alpha=wd)
-                    # the momentum cache mu_t and mu_{t+1}
-                    mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * md)))
-                    mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * md)))
-                    mu_product *= mu
-                    exp_avg.lerp_(grad, 1 - beta1)
-                    exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
-                    denom = exp_avg_sq.div(bias_correction2).sqrt()
-                    if group["differentiable"]:
-                        denom = denom.add(eps)
-                        mu_product_next = mu_product * mu_next
-                        grad = grad * (-lr * (1.0 - mu) / (1.0 - mu_product))
-                        exp_avg = exp_avg * (-lr * mu_next / (1.0 - mu_product_next))
-                        p.addcdiv_(grad, denom)
-                        p.addcdiv_(exp_avg, denom)
-                    else:
-                        mu_product_next = c.value(mu_product) * mu_next
-                        denom.add_(eps)
-                        p.addcdiv_(
-                            grad, denom, value=(-lr * (1.0 - mu) / (1.0 - c.value(mu_product)))
-                        )
-                        p.addcdiv_(exp_avg, denom, value=(-lr * mu_next) / (1.0 - mu_product_next))
-        return loss
+    def _hyper(self, group: dict[str, Any]) -> Any:
+        lr, eps, wd = c.to_scalar(group["lr"]), group["eps"], group["weight_decay"]
+        return group["betas"], lr, eps, wd, group["momentum_decay"]
+
+    def _update(
+        self, p: Tensor, grad: Tensor, state: dict[str, Any], group: dict[str, Any], hyper: Any
+    ) -> None:
+        (beta1, beta2), lr, eps, wd, md = hyper
+        exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
+        mu_product, step_t = state["mu_product"], state["step"]
+        step_t += 1
+        step = c.value(step_t)
+        bias_correction2 = 1 - beta2**step
+        if wd != 0:
+            if group["decoupled_weight_decay"]:
+                p.mul_(1 - lr * wd)
+            else:
+                grad = grad.add(p, alpha=wd)
+        # the momentum cache mu_t and mu_{t+1}
+        mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * md)))
+        mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * md)))
+        mu_product *= mu
+        exp_avg.lerp_(grad, 1 - beta1)
+        exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+        denom = exp_avg_sq.div(bias_correction2).sqrt()
+        if group["differentiable"]:
+            denom = denom.add(eps)
+            mu_product_next = mu_product * mu_next
+            grad = grad * (-lr * (1.0 - mu) / (1.0 - mu_product))
+            exp_avg = exp_avg * (-lr * mu_next / (1.0 - mu_product_next))
+            p.addcdiv_(grad, denom)
+            p.addcdiv_(exp_avg, denom)
+        else:
+            mu_product_next = c.value(mu_product) * mu_next
+            denom.add_(eps)
+            p.addcdiv_(grad, denom, value=(-lr * (1.0 - mu) / (1.0 - c.value(mu_product))))
+            p.addcdiv_(exp_avg, denom, value=(-lr * mu_next) / (1.0 - mu_product_next))

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..autograd.grad_mode import no_grad
+from ..tensor._tensor import Tensor
 from . import _common as c
-from .optimizer import Optimizer
+from ._single_tensor import SingleTensorOptimizer
 
 __all__ = ["RAdam"]
 
 
-class RAdam(Optimizer):
+class RAdam(SingleTensorOptimizer):
     def __init__(
         self,
         params: Any,
@@ -57,48 +57,37 @@ class RAdam(Optimizer):
                 state["exp_avg_sq"] = c.zeros_state(p)
         return params
 
-    def step(self, closure: Any = None) -> Any:
-        loss = c.call_closure(closure)
-        with no_grad():
-            for group in self.param_groups:
-                params = self._init_group(group)
-                beta1, beta2 = group["betas"]
-                lr, eps, wd = c.to_scalar(group["lr"]), group["eps"], group["weight_decay"]
-                for p in params:
-                    state = self.state[p]
-                    grad = p.grad if not group["maximize"] else -p.grad
-                    exp_avg, exp_avg_sq, step_t = (
-                        state["exp_avg"],
-                        state["exp_avg_sq"],
-                        state["step"],
-                    )
-                    step_t += 1
-                    step = c.value(step_t)
-                    if wd != 0:
-                        if group["decoupled_weight_decay"]:
-                            p.mul_(1 - lr * wd)
-                        else:
-                            grad = grad.add(p, alpha=wd)
-                    exp_avg.lerp_(grad, 1 - beta1)
-                    exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
-                    bias_correction1 = 1 - beta1**step
-                    bias_correction2 = 1 - beta2**step
-                    bias_corrected_exp_avg = exp_avg / bias_correction1
-                    # the maximum and the current length of the approximated SMA
-                    rho_inf = 2 / (1 - beta2) - 1
-                    rho_t = rho_inf - 2 * step * (beta2**step) / bias_correction2
-                    if rho_t > 5.0:
-                        # the variance is tractable: rectify the adaptive learning rate
-                        sq = exp_avg_sq.sqrt()
-                        sq = sq.add(eps) if group["differentiable"] else sq.add_(eps)
-                        adaptive_lr = (bias_correction2**0.5) / sq
-                        rect = (
-                            (rho_t - 4)
-                            * (rho_t - 2)
-                            * rho_inf
-                            / ((rho_inf - 4) * (rho_inf - 2) * rho_t)
-                        ) ** 0.5
-                        p.add_(bias_corrected_exp_avg * lr * adaptive_lr * rect, alpha=-1.0)
-                    else:
-                        p.add_(bias_corrected_exp_avg * lr, alpha=-1.0)
-        return loss
+    def _hyper(self, group: dict[str, Any]) -> Any:
+        return group["betas"], c.to_scalar(group["lr"]), group["eps"], group["weight_decay"]
+
+    def _update(
+        self, p: Tensor, grad: Tensor, state: dict[str, Any], group: dict[str, Any], hyper: Any
+    ) -> None:
+        (beta1, beta2), lr, eps, wd = hyper
+        exp_avg, exp_avg_sq, step_t = state["exp_avg"], state["exp_avg_sq"], state["step"]
+        step_t += 1
+        step = c.value(step_t)
+        if wd != 0:
+            if group["decoupled_weight_decay"]:
+                p.mul_(1 - lr * wd)
+            else:
+                grad = grad.add(p, alpha=wd)
+        exp_avg.lerp_(grad, 1 - beta1)
+        exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+        bias_correction1 = 1 - beta1**step
+        bias_correction2 = 1 - beta2**step
+        bias_corrected_exp_avg = exp_avg / bias_correction1
+        # the maximum and the current length of the approximated SMA
+        rho_inf = 2 / (1 - beta2) - 1
+        rho_t = rho_inf - 2 * step * (beta2**step) / bias_correction2
+        if rho_t > 5.0:
+            # the variance is tractable: rectify the adaptive learning rate
+            sq = exp_avg_sq.sqrt()
+            sq = sq.add(eps) if group["differentiable"] else sq.add_(eps)
+            adaptive_lr = (bias_correction2**0.5) / sq
+            rect = (
+                (rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)
+            ) ** 0.5
+            p.add_(bias_corrected_exp_avg * lr * adaptive_lr * rect, alpha=-1.0)
+        else:
+            p.add_(bias_corrected_exp_avg * lr, alpha=-1.0)

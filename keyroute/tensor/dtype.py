@@ -208,9 +208,9 @@ _PROMOTE: dict[tuple[dtype, dtype], dtype] = {
 }
 
 
-def promote_types(a: dtype, b: dtype) -> dtype:
+def promote_types(type1: dtype, type2: dtype) -> dtype:
     """torch.promote_types: the smallest dtype both can be converted to without losing category."""
-    return _PROMOTE[(a, b)]
+    return _PROMOTE[(type1, type2)]
 
 
 def can_cast(from_: dtype, to: dtype) -> bool:

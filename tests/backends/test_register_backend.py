@@ -91,6 +91,12 @@ def test_autocast_knows_the_device():
     assert after is False
 
 
+def test_compiled_results_stay_on_the_backend():
+    # the inductor backend's NumPy kernels are for CPU tensors: another device's graph runs
+    # through the dispatcher, its results on that device (they came back as CPU tensors)
+    assert f()["compiled"] == ["toy:0", [3.0, 3.0, 3.0]]
+
+
 def test_device_index_comes_from_the_backends_data():
     # PyTorch keeps the index a tensor was made on ("npu:1"): its storage holds the device
     assert f()["device_index"] == [

@@ -2,7 +2,8 @@
 PyTorch 2.13 (tests/data/compile_scalars.json, recorded by tools/record_capture_scalar.py):
 explain's graph and break counts and reasons, what fullgraph=True gives per backend; then
 keyroute's own checks: `.item()` is a graph node (no break, no baked constant), the compiled
-function follows new data without recompiling, and an integer `.item()` still breaks."""
+function follows new data without recompiling, and an integer `.item()` is an unbacked
+SymInt (u0) that still breaks where it is used as a size or branched on."""
 
 from __future__ import annotations
 
@@ -92,13 +93,39 @@ def test_training_through_a_captured_scalar() -> None:
     assert torch.allclose(g, w.grad, atol=1e-5)
 
 
-def test_integer_item_still_breaks_and_runs_eagerly() -> None:
-    # PyTorch makes an unbacked SymInt (usable as a size); keyroute has no symbolic sizes:
-    # the integer item breaks the graph, and the function still runs correctly.
+@pytest.mark.parametrize("backend", ["eager", "aot_eager", "inductor"])
+def test_integer_item_is_an_unbacked_symint(backend: str) -> None:
     f, (x, n) = scalar_cases.CASES["item_integer"](torch)
-    e = torch._dynamo.explain(f)(x, n)
-    assert e.graph_break_count == 1
-    assert torch.equal(torch.compile(f, backend="eager")(x, n), f(x, n))
+    graphs = []
+
+    def keep(gm, example):
+        graphs.append(gm)
+        return gm.forward
+
+    torch.compile(f, backend=keep, fullgraph=True)(x, n)
+    items = [n for n in graphs[0].graph.nodes if "_local_scalar_dense" in str(n.target)]
+    assert [repr(n.meta["val"]) for n in items] == ["u0"]
+    cf = torch.compile(f, backend=backend, fullgraph=True)
+    for k in ([2, 3], [5, -1], [0, 0]):
+        n = torch.tensor(k)
+        assert torch.equal(cf(x, n), f(x, n))  # new data, no recompile: nothing is baked in
+
+
+def test_integer_item_as_a_size_runs_correctly() -> None:
+    # keyroute breaks where u0 is used as a size (PyTorch can carry an unbacked size).
+    def f(x, n):
+        return x.new_zeros(n.sum().item()) + 1
+
+    def loop(x, n):
+        for _ in range(n.sum().item()):  # Python reads the int without asking it
+            x = x + 1
+        return x
+
+    for fn in (f, loop):
+        cf = torch.compile(fn, backend="eager")
+        for k in ([2, 3], [1, 1]):
+            x, n = torch.ones(3), torch.tensor(k)
+            assert torch.equal(cf(x, n), fn(x, n))
 
 
 def test_without_the_flag_item_breaks_as_before(monkeypatch) -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import pathlib
-import time
 
 import pytest
 
@@ -83,30 +82,24 @@ def _autocast_bit() -> int:
     return key_bits(DispatchKey.AutocastCPU)
 
 
-def test_cast_policy_overhead() -> None:
-    """Inside autocast, a cast-policy op on inputs already in the autocast dtype costs at most
-    2x its plain cost (no cast is needed, so this is the layer's own cost). Rounds alternate
-    inside and outside the region and the best of each counts, so load on the machine hits
-    both alike."""
+def test_cast_policy_op_on_autocast_dtype_makes_no_cast() -> None:
+    """A cast-policy op whose inputs are already in the autocast dtype reaches its kernel with no
+    _to_copy (the layer adds no work then; its cost is measured in bench/autocast.py, not here:
+    no timed assertions in the suite)."""
+    from keyroute.utils._python_dispatch import TorchDispatchMode
+
+    seen: list[str] = []
+
+    class Spy(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):  # noqa: ANN001, ANN204
+            seen.append(str(func))
+            return func(*args, **(kwargs or {}))
+
     x = keyroute.ones(8, 8, dtype=keyroute.bfloat16)
-
-    def bench(n: int = 200) -> float:
-        t0 = time.perf_counter()
-        for _ in range(n):
-            keyroute.mm(x, x)
-        return time.perf_counter() - t0
-
-    ratios = []
-    for _attempt in range(3):  # a loaded machine can spoil one attempt, not three
-        plain = inside = float("inf")
-        for _ in range(9):
-            plain = min(plain, bench())
-            with keyroute.autocast("cpu"):
-                inside = min(inside, bench())
-        ratios.append(inside / plain)
-        if ratios[-1] < 2.0:
-            break
-    assert min(ratios) < 2.0, ratios
+    with keyroute.autocast("cpu"), Spy():
+        out = keyroute.mm(x, x)
+    assert seen == ["aten.mm.default"]
+    assert out.dtype == keyroute.bfloat16
 
 
 def test_live_against_torch() -> None:

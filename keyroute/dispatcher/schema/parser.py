@@ -496,7 +496,7 @@ def _parse(text: str, allow_typevars: bool) -> FunctionSchema | tuple[str, str]:
     return r
 
 
-def parse_schema(text: str, allow_typevars: bool = True) -> FunctionSchema:
+def parse_schema(schema: str, allow_typevars: bool = True) -> FunctionSchema:
     """Parse a schema string, as ``torch._C.parse_schema`` does (cached by text).
 
     Raises :class:`SchemaParseError` (a ``ValueError``) where PyTorch raises, worded like it.
@@ -512,7 +512,7 @@ def parse_schema(text: str, allow_typevars: bool = True) -> FunctionSchema:
         ...
         keyroute.dispatcher.schema.SchemaParseError: default is not a legal overload name ...
     """
-    r = _parse(text, allow_typevars)
+    r = _parse(schema, allow_typevars)
     if not isinstance(r, FunctionSchema):
         raise SchemaParseError(
             "Tried to parse a function schema but only the operator name was given"

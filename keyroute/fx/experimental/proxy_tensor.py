@@ -76,9 +76,16 @@ class _Tracking:
             return t(self.arg(x) for x in a)
         if t is dict:
             return {k: self.arg(v) for k, v in a.items()}
-        if t is not float and isinstance(a, float) and hasattr(a, "sym"):
-            return a.node  # an unbacked SymFloat (capture_scalar_outputs): its node
+        if (t is not float and isinstance(a, float) or t is not int and isinstance(a, int)) and (
+            hasattr(a, "node") and hasattr(a, "sym")
+        ):
+            return a.node  # an unbacked SymFloat / SymInt (capture_scalar_outputs): its node
         return a
+
+
+#: True once an unbacked SymInt was made in this process: from then on each call checks that
+#: none is used where a size (not a Scalar) is expected (its value is a placeholder).
+_UNBACKED_INT: list[bool] = [False]
 
 
 class ProxyTorchDispatchMode(TorchDispatchMode):
@@ -101,6 +108,10 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
                 if r is not NotImplemented:
                     return r
         tr = self.tracking
+        if _UNBACKED_INT[0]:
+            from ..._dynamo.unbacked import check_no_unbacked_size
+
+            check_no_unbacked_size(func, args, kwargs)
         if func._name == _DATA_DEPENDENT and not tr.real:
             from ..._dynamo import config as dynamo_config
 
@@ -108,6 +119,8 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
                 from ..._dynamo.unbacked import local_scalar_node
 
                 v = local_scalar_node(tr, func, args)
+                if isinstance(v, int):
+                    _UNBACKED_INT[0] = True
                 if v is not None:
                     return v
         if func._name == _DATA_DEPENDENT and tr.real:

@@ -11,12 +11,12 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Callable
-from typing import Any
 
 from ..._api import creation as _creation
 from ...aten.linalg import op as _op
 from ...autograd.grad_mode import no_grad
 from ...tensor._tensor import Tensor
+from .. import _reduction
 
 __all__ = [
     "smooth_l1_loss",
@@ -37,38 +37,6 @@ __all__ = [
     "cosine_similarity",
     "pdist",
 ]
-
-
-def _legacy(size_average: Any, reduce: Any, reduction: str) -> str:
-    if size_average is None and reduce is None:
-        return reduction
-    warnings.warn(
-        "size_average and reduce args will be deprecated, please use reduction='"
-        + (
-            "sum"
-            if (size_average is False and reduce is not False)
-            else "mean"
-            if reduce is not False
-            else "none"
-        )
-        + "' instead.",
-        stacklevel=3,
-    )
-    size_average = True if size_average is None else size_average
-    reduce = True if reduce is None else reduce
-    if size_average and reduce:
-        return "mean"
-    return "sum" if reduce else "none"
-
-
-def _reduce(loss: Tensor, reduction: str) -> Tensor:
-    if reduction == "none":
-        return loss
-    if reduction == "mean":
-        return loss.mean()
-    if reduction == "sum":
-        return loss.sum()
-    raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
 def _size_warning(input: Tensor, target: Tensor) -> None:  # noqa: A002
@@ -98,15 +66,15 @@ def smooth_l1_loss(
 ) -> Tensor:
     """0.5 z^2 / beta where |z| < beta, else |z| - 0.5 beta (z = input - target)."""
     _size_warning(input, target)
-    reduction = _legacy(size_average, reduce, reduction)
+    reduction = _reduction.resolve(size_average, reduce, reduction)
     x, y = _expand(input, target)
     z = (x - y).abs()
     if beta == 0.0:
-        return _reduce(z, reduction)
+        return _reduction.apply(z, reduction)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     loss = _op("where.self")(z < beta, z * z * (0.5 / beta), z - 0.5 * beta)
-    return _reduce(loss, reduction)
+    return _reduction.apply(loss, reduction)
 
 
 def huber_loss(
@@ -127,7 +95,7 @@ def huber_loss(
         loss = loss * weight
         if reduction == "mean":
             return loss.sum() / weight.sum()
-    return _reduce(loss, reduction)
+    return _reduction.apply(loss, reduction)
 
 
 def kl_div(
@@ -140,7 +108,7 @@ def kl_div(
 ) -> Tensor:
     """Kullback-Leibler divergence of target from input (input as log-probabilities)."""
     if size_average is not None or reduce is not None:
-        reduction = _legacy(size_average, reduce, reduction)
+        reduction = _reduction.resolve(size_average, reduce, reduction)
     elif reduction == "mean":
         warnings.warn(
             "reduction: 'mean' divides the total loss by both the batch size and the support "
@@ -152,10 +120,12 @@ def kl_div(
     if log_target:
         loss = target.exp() * (target - input)
     else:
-        loss = _op("xlogy.Tensor")(target, target) - target * input
+        # target * input first, as PyTorch's kernel evaluates it (a dispatch mode sees mul, xlogy).
+        cross = target * input
+        loss = _op("xlogy.Tensor")(target, target) - cross
     if reduction == "batchmean":
         return loss.sum() / input.size(0) if input.dim() != 0 else loss.sum()
-    return _reduce(loss, reduction)
+    return _reduction.apply(loss, reduction)
 
 
 def poisson_nll_loss(
@@ -169,14 +139,14 @@ def poisson_nll_loss(
     reduction: str = "mean",
 ) -> Tensor:
     """Poisson negative log likelihood (Stirling's term with full=True)."""
-    reduction = _legacy(size_average, reduce, reduction)
+    reduction = _reduction.resolve(size_average, reduce, reduction)
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(reduction + " is not a valid value for reduction")
     loss = input.exp() - target * input if log_input else input - target * (input + eps).log()
     if full:
         stirling = target * target.log() - target + (target * (2 * math.pi)).log() * 0.5
         loss = loss + stirling.masked_fill(target <= 1, 0)
-    return _reduce(loss, reduction)
+    return _reduction.apply(loss, reduction)
 
 
 def gaussian_nll_loss(
@@ -207,7 +177,7 @@ def gaussian_nll_loss(
     loss = 0.5 * (var.log() + (input - target) ** 2 / var)
     if full:
         loss = loss + 0.5 * math.log(2 * math.pi)
-    return _reduce(loss, reduction)
+    return _reduction.apply(loss, reduction)
 
 
 def cosine_embedding_loss(
@@ -220,7 +190,7 @@ def cosine_embedding_loss(
     reduction: str = "mean",
 ) -> Tensor:
     """1 - cos(x1, x2) where y = 1, max(0, cos(x1, x2) - margin) where y = -1."""
-    reduction = _legacy(size_average, reduce, reduction)
+    reduction = _reduction.resolve(size_average, reduce, reduction)
     dim = input1.dim() - 1 if input1.dim() > 0 else 0
     eps = 1e-12
     prod = (input1 * input2).sum(dim)
@@ -231,7 +201,7 @@ def cosine_embedding_loss(
     pos = 1 - cos
     neg = (cos - margin).clamp_min(0)
     out = _op("where.self")(target == 1, pos, zeros) + _op("where.self")(target == -1, neg, zeros)
-    return _reduce(out, reduction)
+    return _reduction.apply(out, reduction)
 
 
 def margin_ranking_loss(
@@ -244,13 +214,13 @@ def margin_ranking_loss(
     reduction: str = "mean",
 ) -> Tensor:
     """max(0, -y (x1 - x2) + margin)."""
-    reduction = _legacy(size_average, reduce, reduction)
+    reduction = _reduction.resolve(size_average, reduce, reduction)
     if input1.dim() != input2.dim() or input1.dim() != target.dim():
         raise RuntimeError(
             "margin_ranking_loss : All input tensors should have same dimension but got sizes: "
             f"input1: {input1.size()}, input2: {input2.size()}, target: {target.size()} "
         )
-    return _reduce((-target * (input1 - input2) + margin).clamp_min(0), reduction)
+    return _reduction.apply((-target * (input1 - input2) + margin).clamp_min(0), reduction)
 
 
 def hinge_embedding_loss(
@@ -262,11 +232,11 @@ def hinge_embedding_loss(
     reduction: str = "mean",
 ) -> Tensor:
     """x where y = 1, max(0, margin - x) where y = -1."""
-    reduction = _legacy(size_average, reduce, reduction)
+    reduction = _reduction.resolve(size_average, reduce, reduction)
     zeros = _op("zeros_like")(input)
     margin_part = _op("where.self")(target != 1, (margin - input).clamp_min(0), zeros)
     self_part = _op("where.self")(target != -1, input, zeros)
-    return _reduce(margin_part + self_part, reduction)
+    return _reduction.apply(margin_part + self_part, reduction)
 
 
 def soft_margin_loss(
@@ -277,8 +247,8 @@ def soft_margin_loss(
     reduction: str = "mean",
 ) -> Tensor:
     """log(1 + exp(-y x))."""
-    reduction = _legacy(size_average, reduce, reduction)
-    return _reduce((-target * input).exp().log1p(), reduction)
+    reduction = _reduction.resolve(size_average, reduce, reduction)
+    return _reduction.apply((-target * input).exp().log1p(), reduction)
 
 
 def pairwise_distance(
@@ -326,7 +296,7 @@ def triplet_margin_loss(
     reduction: str = "mean",
 ) -> Tensor:
     """max(0, margin + d(a, p) - d(a, n)), d the pairwise p-norm distance."""
-    reduction = _legacy(size_average, reduce, reduction)
+    reduction = _reduction.resolve(size_average, reduce, reduction)
     a, po, ne = anchor.dim(), positive.dim(), negative.dim()
     if not (a == po == ne):
         raise RuntimeError(
@@ -337,7 +307,7 @@ def triplet_margin_loss(
     d_neg = pairwise_distance(anchor, negative, p, eps)
     if swap:
         d_neg = _op("minimum")(d_neg, pairwise_distance(positive, negative, p, eps))
-    return _reduce((margin + d_pos - d_neg).clamp_min(0), reduction)
+    return _reduction.apply((margin + d_pos - d_neg).clamp_min(0), reduction)
 
 
 def triplet_margin_with_distance_loss(
@@ -361,7 +331,7 @@ def triplet_margin_with_distance_loss(
     d_neg = dist(anchor, negative)
     if swap:
         d_neg = _op("minimum")(d_neg, dist(positive, negative))
-    return _reduce((margin + d_pos - d_neg).clamp_min(0), reduction)
+    return _reduction.apply((margin + d_pos - d_neg).clamp_min(0), reduction)
 
 
 def multilabel_soft_margin_loss(
@@ -373,7 +343,7 @@ def multilabel_soft_margin_loss(
     reduction: str = "mean",
 ) -> Tensor:
     """Per-class logistic loss averaged over classes."""
-    reduction = _legacy(size_average, reduce, reduction)
+    reduction = _reduction.resolve(size_average, reduce, reduction)
 
     def logsig(t: Tensor) -> Tensor:  # log(sigmoid(t)) = -softplus(-t)
         return -_op("softplus")(-t, 1.0, 20.0)
@@ -383,7 +353,7 @@ def multilabel_soft_margin_loss(
         loss = loss * weight
     class_dim = input.dim() - 1
     loss = loss.sum(dim=class_dim) / input.size(class_dim)
-    return _reduce(loss, reduction)
+    return _reduction.apply(loss, reduction)
 
 
 def multi_margin_loss(
@@ -397,7 +367,7 @@ def multi_margin_loss(
     reduction: str = "mean",
 ) -> Tensor:
     """Multi-class hinge loss: sum over j != y of max(0, margin - x[y] + x[j])^p / C."""
-    reduction = _legacy(size_average, reduce, reduction)
+    reduction = _reduction.resolve(size_average, reduce, reduction)
     if p not in (1, 2):
         raise ValueError("only p == 1 and p == 2 supported")
     x = input if input.dim() == 2 else input.reshape(1, -1)
@@ -412,7 +382,7 @@ def multi_margin_loss(
     loss = (z * not_y).sum(1) / x.size(1)
     if input.dim() < 2:
         loss = loss.reshape(())
-    return _reduce(loss, reduction)
+    return _reduction.apply(loss, reduction)
 
 
 def multilabel_margin_loss(
@@ -423,7 +393,7 @@ def multilabel_margin_loss(
     reduction: str = "mean",
 ) -> Tensor:
     """Multi-label hinge loss; target holds class indices, ended by the first -1."""
-    reduction = _legacy(size_average, reduce, reduction)
+    reduction = _reduction.resolve(size_average, reduce, reduction)
     x = input if input.dim() == 2 else input.reshape(1, -1)
     t = target.reshape(x.shape).tolist()
     C = x.size(1)
@@ -446,4 +416,4 @@ def multilabel_margin_loss(
     loss = _op("stack")(losses, 0)
     if input.dim() < 2:
         loss = loss.reshape(())
-    return _reduce(loss, reduction)
+    return _reduction.apply(loss, reduction)

@@ -129,6 +129,11 @@ with torch.autocast("toy"):
         warnings.simplefilter("ignore")
         enabled.append(str((torch.ones(2, device="toy") + 1).dtype))
 facts["autocast"] = [*enabled, torch.is_autocast_enabled("toy")]
+# torch.compile on toy tensors (ndarrays inside): the results stay on the device.
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    compiled = torch.compile(lambda a: a * 2 + 1, backend="inductor")(torch.ones(3, device="toy"))
+    facts["compiled"] = [str(compiled.device), compiled.tolist()]
 # The toy backend's data is a bare ndarray, which names no device: its tensors report index 0.
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
