@@ -585,13 +585,30 @@ def _watch_class_creation() -> None:
 
     def build_class(func: Any, name: str, *bases: Any, **kwargs: Any) -> Any:
         cls = original(func, name, *bases, **kwargs)
-        if isinstance(cls, type) and "__torch_function__" in cls.__dict__ and _has_tf(cls):
+        if (
+            isinstance(cls, type)
+            and "__torch_function__" in cls.__dict__
+            and _has_tf(cls)
+            and not _of_pytorch(cls)
+        ):
             _tf_types.add(cls)
             _install()
         return cls
 
     build_class._keyroute_watch = True  # type: ignore[attr-defined]
     builtins.__build_class__ = build_class
+
+
+def _of_pytorch(cls: type) -> bool:
+    """A class of PyTorch itself, imported beside keyroute (to compare with it, as the tests
+    and benchmarks do): torch.Tensor and its kin define `__torch_function__`, but their
+    instances never reach keyroute's functions, so they must not switch keyroute's checking
+    wrappers on for the rest of the process. (Under `keyroute run`, `torch` is keyroute and
+    its classes live in keyroute.*.)"""
+    module = getattr(cls, "__module__", None) or ""
+    return (module == "torch" or module.startswith(("torch.", "functorch"))) and not issubclass(
+        cls, Tensor
+    )
 
 
 def _opt_out_if_internal(cls: type) -> None:

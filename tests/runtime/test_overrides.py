@@ -144,3 +144,37 @@ def test_ignored_and_overridable_functions() -> None:
         keyroute.add in ov[keyroute] and keyroute.manual_seed in overrides.get_ignored_functions()
     )
     assert overrides.is_tensor_like(keyroute.ones(1)) and not overrides.is_tensor_like(1)
+
+
+def test_importing_pytorch_beside_keyroute_installs_no_wrappers() -> None:
+    """torch.Tensor and other PyTorch classes define __torch_function__; importing PyTorch in a
+    keyroute process (to compare with it) must leave keyroute's plain functions in place.
+    A fresh process: wrappers, once installed, stay while a tensor-like class exists."""
+    pytest.importorskip("torch")
+    code = (
+        "import keyroute, keyroute.overrides as o\n"
+        "import keyroute.nn.functional as F\n"
+        "before = (keyroute.add, F.relu)\n"
+        "import torch\n"
+        "assert not o._installed, 'wrappers installed by importing torch'\n"
+        "assert before == (keyroute.add, F.relu)\n"
+        "class Like:\n"
+        "    @classmethod\n"
+        "    def __torch_function__(cls, func, types, args=(), kwargs=None):\n"
+        "        return 'seen'\n"
+        "assert o._installed, 'a user tensor-like class still installs them'\n"
+        "assert keyroute.add(Like(), 1) == 'seen'\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_a_class_of_pytorch_is_recognised() -> None:
+    from keyroute.overrides import _of_pytorch
+
+    ns = {"__module__": "torch._tensor", "__torch_function__": classmethod(lambda *a: None)}
+    assert _of_pytorch(type("Tensor", (), ns))
+    ns["__module__"] = "torch_helpers"
+    assert not _of_pytorch(type("Like", (), ns))
+    ns["__module__"] = "__main__"
+    assert not _of_pytorch(type("Like", (), ns))
