@@ -120,6 +120,7 @@ from ._api import complex_ops as _api_complex_ops  # noqa: E402, F401
 from ._api import linalg_ops as _api_linalg_ops, special as _api_special  # noqa: E402, F401
 from ._api import misc_ops as _api_misc_ops  # noqa: E402, F401
 from ._api import image as _api_image  # noqa: E402, F401
+from ._api import pooling as _api_pooling  # noqa: E402, F401
 from ._api import promotion as _api_promotion  # noqa: E402, F401
 from . import linalg, special  # noqa: E402
 from . import fft  # noqa: E402

@@ -8,6 +8,7 @@ Also checked (each section reports and the script goes on; the exit status is 1 
 - the fused-group CuPy kernels (keyroute/_inductor/cupy_codegen.py) compiled by CuPy and run on
   the GPU against eager CPU results and against the NumPy stand-in (tests/cuda/cupy_standin.py)
   running the same source (groups come from the numba path: needs the `compile` extra);
+- a compiled RMSNorm + matmul on cuda tensors (keyroute/_inductor/cuda_graph.py) vs eager on cuda;
 - AutocastCUDA on real cuda tensors (PyTorch's CUDA lists: mm in float16, softmax in float32);
 - `.device` of cuda tensors: cuda:0 as PyTorch's (tests/cuda/known_gaps.txt device_index).
 """
@@ -167,6 +168,33 @@ def fused_checks() -> None:
     _fused("where/clamp/maximum", pointwise, (x, y, x > 0), 1e-6)
 
 
+def compiled_rmsnorm() -> None:
+    """keyroute.compile on cuda tensors (keyroute/_inductor/cuda_graph.py): the RMSNorm group runs
+    as CuPy kernels, the matmul through the cuda backend; vs eager on cuda."""
+    import numpy as np
+
+    import keyroute as kr
+
+    g = kr.Generator().manual_seed(3)
+    x, w = kr.randn(512, 1024, generator=g).cuda(), kr.randn(1024, generator=g).cuda()
+    m = kr.randn(1024, 256, generator=g).cuda()
+
+    def rms_mm(t, u, v):
+        return (t * kr.rsqrt(t.pow(2).mean(-1, keepdim=True) + 1e-6) * u) @ v
+
+    kr._dynamo.reset()
+    c = kr.compile(rms_mm, backend="inductor")
+    got = c(x, w, m)
+    run = list(c.variants.values())[-1].run
+    n = len(getattr(run, "kernels", []))
+    assert n == 1, f"compiled graph on cuda ran {n} fused groups (dispatcher path?)"
+    want = rms_mm(x, w, m)
+    assert got.device.type == "cuda" and got.dtype == want.dtype, (got.device, got.dtype)
+    err = float(np.max(np.abs(got.cpu().numpy() - want.cpu().numpy())))
+    assert err <= 1e-3, err
+    print(f"compiled rmsnorm @ matmul on cuda: 1 fused group; max |compiled - eager| {err:.2e}")
+
+
 def autocast_checks() -> None:
     import numpy as np
 
@@ -200,7 +228,7 @@ def device_report() -> None:
 
 def run_all() -> int:
     failed = []
-    for section in (main, fused_checks, autocast_checks, device_report):
+    for section in (main, fused_checks, compiled_rmsnorm, autocast_checks, device_report):
         try:
             rc = section()
         except Exception as e:  # noqa: BLE001 - report each section and go on

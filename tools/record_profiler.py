@@ -1,7 +1,8 @@
 """Record torch.profiler's tables (operator names and call counts, not times) for the programs
 in tests/profiler/programs.py.
 
-    python tools/record_profiler.py   ->  tests/data/profiler_tables.json
+    python tools/record_profiler.py   ->  tests/data/profiler_tables.json,
+                                          tests/data/profiler_calls.json
 
 Needs torch==2.13.0 (CPU). Each program runs once in a fresh namespace; see programs.summarize
 for what is kept.
@@ -16,6 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from tests.profiler import calls  # noqa: E402
 from tests.profiler.programs import programs, run, to_torch  # noqa: E402
 
 
@@ -31,6 +33,11 @@ def main() -> None:
     path = ROOT / "tests" / "data" / "profiler_tables.json"
     path.write_text(json.dumps(out, indent=0, sort_keys=True) + "\n", encoding="utf-8")
     print("wrote", path)
+    # single calls' event trees (tests/profiler/calls.py)
+    path = ROOT / "tests" / "data" / "profiler_calls.json"
+    rec = {"torch_version": torch.__version__, "calls": calls.record(torch)}
+    path.write_text(json.dumps(rec, indent=0, sort_keys=True) + "\n", encoding="utf-8")
+    print("wrote", path, len(rec["calls"]), "calls")
 
 
 if __name__ == "__main__":

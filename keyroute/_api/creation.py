@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from .._ops import ops
+from ..profiler import _state as _prof
 from ..tensor import _tensor as _tensor_mod
 from ..tensor import device as _device_mod
 from ..tensor._tensor import (
@@ -157,6 +158,8 @@ def _tensor_from_data(data: Any, dt: dtype | None, dev: Device | None, copy_nump
         if target.type == "meta":
             return _meta_tensor(data.shape, dt)
         arr = _copy_array(data, dt) if (copy_numpy or dt is not src_dt) else data
+        if _prof.collector is not None:
+            return _prof.new_from_data(lambda: aten.lift_fresh.default(wrap_cpu(arr, dt)))
         return aten.lift_fresh.default(wrap_cpu(arr, dt))
     if isinstance(data, (str, bytes)):
         raise TypeError(f"new(): invalid data type '{_tp_name(data)}'")
@@ -186,6 +189,8 @@ def _tensor_from_data(data: Any, dt: dtype | None, dev: Device | None, copy_nump
         arr = _store(values, dt).reshape(sizes)
     if target.type != "cpu":
         return aten._to_copy.default(wrap_cpu(arr, dt), device=target)
+    if _prof.collector is not None:  # profiled: the events of PyTorch's calls around it
+        return _prof.new_from_data(lambda: aten.lift_fresh.default(wrap_cpu(arr, dt)))
     return aten.lift_fresh.default(wrap_cpu(arr, dt))
 
 

@@ -155,6 +155,12 @@ def compile_fx(gm: Any, example_inputs: list[Any], *, mode: Any = None, options:
     backend = config.resolve_cpu_backend(options)
     tensors = [t for t in example_inputs if isinstance(t, Tensor)]
     if any(type(t._data) is not np.ndarray or t.device.type != "cpu" for t in tensors):
+        if not is_grad_enabled() or not any(t.requires_grad for t in tensors):
+            from .cuda_graph import compile_cuda, on_cuda
+
+            run = compile_cuda(gm, example_inputs) if on_cuda(tensors) else None
+            if run is not None:  # fusion groups as CuPy kernels, the rest dispatched
+                return run
         # meta / fake inputs, other devices (a backend may hold ndarrays): the dispatcher
         return aot_compile(gm, example_inputs, None)
     if is_grad_enabled() and any(t.requires_grad for t in tensors):

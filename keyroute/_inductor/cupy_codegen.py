@@ -22,9 +22,7 @@ statement form per line (`float v0 = expr;`, `v0 = expr;`, `return expr;`), with
 source CuPy would compile through a NumPy stand-in (tests/cuda/cupy_standin.py, which defines
 the helpers in NumPy); tools/gpu_check.py runs it with CuPy against the CPU results.
 
-Not yet wired into compiled graphs: codegen.Kernel.build emits NumPy-level code for CPU
-tensors; a compiled graph on cuda tensors would call `GroupKernels` for each group
-(tests/cuda/known_gaps.txt `fused_not_wired`).
+Compiled graphs on cuda tensors call `GroupKernels.run` for each group (cuda_graph.py).
 """
 
 from __future__ import annotations

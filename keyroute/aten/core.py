@@ -14,6 +14,7 @@ from ..dispatcher.keys import DispatchKey, to_runtime_key
 from ..dispatcher.keyset import PRIVATE_BITS, REQUIRES_GRAD_BIT, DispatchKeySet, key_bits
 from ..tensor.device import DEVICE_TYPES, Device, default_device
 from ..tensor.dtype import bool_, dtype, get_default_dtype, int64, to_dtype
+from ..tensor.geometry import contiguous_nbytes
 from ..tensor.layout import to_memory_format
 from . import _shape
 from ._define import aten, aten_lib, composite, composite_explicit, defop, meta
@@ -74,8 +75,6 @@ def empty(size, *, dtype=None, layout=None, device=None, pin_memory=None, memory
         n, c, h, w = shape
         stride = (h * w * c, 1, w * c, c)
     dt = factory_dtype(dtype)
-    from ..tensor.geometry import contiguous_nbytes
-
     for s in shape:
         check(s >= 0, f"Trying to create tensor with negative dimension {s}: {list(shape)}")
     contiguous_nbytes(shape, dt.itemsize)  # a size past int64 fails on meta too
@@ -637,19 +636,19 @@ _FACTORY = (
 @composite_explicit(f"arange.start_step(Scalar start, Scalar end, Scalar step=1, {_FACTORY}")
 def arange_start_step(start, end, step=1, *, dtype=None, layout=None, device=None, pin_memory=None):
     dt = _arange_dtype(start, end, step, dtype)
-    n = _arange_len(start, end, step, dt)
-    out = aten("empty.memory_format")([n], dtype=dt, device=device)
+    contiguous_nbytes([_arange_len(start, end, step, dt)], dt.itemsize)  # errors; empty+resize_
+    out = aten("empty.memory_format")([0], dtype=dt, device=device)
     return aten("arange.start_out")(start, end, step, out=out)
 
 
 @composite_explicit(f"arange(Scalar end, {_FACTORY}")
 def arange(end, *, dtype=None, layout=None, device=None, pin_memory=None):
-    return aten("arange.start_step")(0, end, 1, dtype=dtype, layout=layout, device=device)
+    return arange_start_step(0, end, 1, dtype=dtype, layout=layout, device=device)  # one event
 
 
 @composite_explicit(f"arange.start(Scalar start, Scalar end, {_FACTORY}")
 def arange_start(start, end, *, dtype=None, layout=None, device=None, pin_memory=None):
-    return aten("arange.start_step")(start, end, 1, dtype=dtype, layout=layout, device=device)
+    return arange_start_step(start, end, 1, dtype=dtype, layout=layout, device=device)
 
 
 @meta("arange.start_out(Scalar start, Scalar end, Scalar step=1, *, Tensor(a!) out) -> Tensor(a!)")

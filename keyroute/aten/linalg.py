@@ -525,7 +525,7 @@ def matmul_out(self, other, *, out):
 def _flatten_nd_linear(input: Tensor, weight: Tensor, bias: Tensor) -> Tensor:
     sizes = shape_of(input)
     rows = _shape.numel(sizes[:-1])
-    flat = op("reshape")(input, [rows, sizes[-1]])
+    flat = op("view")(input, [rows, sizes[-1]])  # contiguous: a view, as PyTorch's
     result = op("addmm")(bias, flat, op("t")(weight))
     return op("view")(result, [*sizes[:-1], shape_of(result)[1]])
 

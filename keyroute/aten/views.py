@@ -389,7 +389,11 @@ def flatten_using_ints(self, start_dim=0, end_dim=-1):
     n = 1
     for s in shape[start : end + 1]:
         n *= s
-    return _reshape(self, [*shape[:start], n, *shape[end + 1 :]])
+    # PyTorch's flatten calls reshape's implementation, not the operator: its events are
+    # reshape's calls (view, or clone + _unsafe_view) directly under aten::flatten
+    from .core import reshape
+
+    return reshape(self, [*shape[:start], n, *shape[end + 1 :]])
 
 
 @composite("unflatten.int(Tensor(a) self, int dim, SymInt[] sizes) -> Tensor(a)")

@@ -21,6 +21,7 @@ from ..aten._meta_util import _is_non_overlapping_and_dense
 from ..dispatcher.keyset import REQUIRES_GRAD_BIT
 from ..dispatcher.tls import state as _tls
 from ..profiler import _state as _prof
+from ..tensor._tensor import Tensor as _Tensor
 from ._meta import autograd_meta
 from .graph import AccumulateGrad, Node, gradient_edge
 
@@ -42,6 +43,33 @@ def _ops() -> Any:
 # argument, the parameter, and the caller's one reference (AccumulateGrad.apply's local, moved
 # out of the engine's input buffer, as PyTorch's apply moves grads[0]).
 _OWN_REFS = 3
+
+
+# References to a buffered gradient that _accumulate accounts for: the buffer's slot, its local
+# and sys.getrefcount's argument; and to its array: the tensor's and getrefcount's.
+_BUF_REFS = 3
+_DATA_REFS = 2
+
+
+def _accumulate(buf: list[Any], nr: int, g: Any) -> Any:
+    """PyTorch's InputBuffer::accumulate: the second gradient for one input is added into the
+    first in place (`add_`) when grad mode is off and the engine holds the first's last
+    reference and storage (a plain dense tensor owning its array); otherwise out of place."""
+    old = buf[nr]
+    st = _tls.thread_state
+    if (
+        not st.grad_enabled
+        and not st.modes  # under a dispatch mode every tensor is subclass-like (out of place)
+        and type(old) is _Tensor
+        and type(g) is _Tensor
+        and sys.getrefcount(old) <= _BUF_REFS
+        and getattr(old._data, "base", 0) is None
+        and sys.getrefcount(old._data) <= _DATA_REFS
+        and tuple(old.shape) == tuple(g.shape)
+        and _is_non_overlapping_and_dense(old.shape, old.stride())
+    ):
+        return _ops().add_.Tensor(old, g)
+    return _ops().add.Tensor(old, g)
 
 
 def _check_hook_result(hook: Any, value: Any, result: Any) -> None:
@@ -243,7 +271,7 @@ def _run(
         if buf[nr] is None:
             buf[nr] = g
         elif g is not None:
-            buf[nr] = _ops().add.Tensor(buf[nr], g)
+            buf[nr] = _accumulate(buf, nr, g)
 
     for (node, nr), g in roots:
         if node is not None:
@@ -253,6 +281,7 @@ def _run(
         if deps.get(node, 0) == 0:
             heapq.heappush(ready, (-node.sequence_nr, next(counter), node))
 
+    heappush, heappop = heapq.heappush, heapq.heappop
     prev_grad = _tls.thread_state.grad_enabled
     _tls.thread_state.grad_enabled = create_graph
     _tls.thread_state.refresh()
@@ -261,7 +290,7 @@ def _run(
     _graph_task[0] = (next(_task_ids), seen, needed, accumulate, only)
     try:
         while ready:
-            _, _, node = heapq.heappop(ready)
+            _, _, node = heappop(ready)
             grads = buffers.pop(node, [])
             if capture_keys:
                 for nr in range(len(grads)):
@@ -279,14 +308,19 @@ def _run(
             if run:
                 outputs = _call_node(node, grads, retain_graph)
             grads = None
+            n_outputs = len(outputs)
             for i, (nxt, nr) in enumerate(node.next_edges):
                 if nxt is None:
                     continue
-                if i < len(outputs) and outputs[i] is not None:
-                    add_grad(nxt, nr, outputs[i])
-                deps[nxt] -= 1
-                if deps[nxt] == 0:
-                    heapq.heappush(ready, (-nxt.sequence_nr, next(counter), nxt))
+                if i < n_outputs and outputs[i] is not None:
+                    if nr == 0 and nxt not in buffers:  # add_grad's first gradient, inline
+                        buffers[nxt] = [outputs[i]]
+                    else:
+                        add_grad(nxt, nr, outputs[i])
+                left = deps[nxt] - 1
+                deps[nxt] = left
+                if not left:
+                    heappush(ready, (-nxt.sequence_nr, next(counter), nxt))
             outputs = []
             if span is not None:
                 _prof.end_span(span)
@@ -362,6 +396,35 @@ def _needed_nodes(nodes: list[Node], targets: set[int]) -> set[int]:
 def _call_node(node: Node, grads: list[Any], retain_graph: bool) -> list[Any]:
     """Run one node on its input buffer `grads` (changed in place: for an AccumulateGrad node
     the buffer must stay the gradient's only holder in the engine, see accumulate_into_grad)."""
+    if not (
+        node._tensor_pre_hooks
+        or node._retains_grad
+        or node._pre_hooks
+        or node._hooks
+        or _anomaly[1]
+        or _prof.collector is not None
+        or isinstance(node, AccumulateGrad)
+    ):
+        # The common node (no hooks, no profile, no anomaly mode): the steps below without
+        # the ones that are off, and validate_outputs' shape and dtype test inline.
+        if len(grads) < len(node.output_metadata) or not grads:
+            grads.extend([None] * (max(len(node.output_metadata), 1) - len(grads)))
+        for g in grads:
+            if g is not None:
+                break
+        else:
+            return [None] * len(node.next_edges)
+        outputs = list(node.apply(grads))
+        meta = getattr(node, "input_metadata", None)
+        if meta is None:
+            return outputs
+        n_meta = len(meta)
+        for i, g in enumerate(outputs):
+            if g is not None and i < n_meta:
+                m = meta[i]
+                if m is not None and (g._data.shape != m[0] or g._dtype is not m[1]):
+                    return _validate(node, outputs)  # a broadcast or cast: the full checks
+        return outputs
     n_out = max(len(node.output_metadata), len(grads), 1)
     if len(grads) < n_out:
         grads.extend([None] * (n_out - len(grads)))

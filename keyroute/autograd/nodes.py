@@ -9,6 +9,8 @@ from typing import Any
 from .graph import Node, SavedTensor, _sequence
 from .saved_names import NOT_SAVED, saved_attribute
 
+_SavedTensor = SavedTensor
+
 __all__ = ["FormulaNode", "NotImplemented", "NotImplementedNode", "CopySlices", "make_node_class"]
 
 
@@ -38,7 +40,10 @@ class FormulaNode(Node):
     def apply(self, grads: list[Any]) -> tuple[Any, ...]:
         values = {}
         for k, v in self.saved.items():
-            if isinstance(v, SavedTensor):
+            c = v.__class__
+            if c is _SavedTensor:  # (the recorders save no subclass of it: the common test)
+                values[k] = v.unpack(self)
+            elif c is not list and isinstance(v, SavedTensor):
                 values[k] = v.unpack(self)
             elif isinstance(v, list) and v and isinstance(v[0], SavedTensor):
                 values[k] = [s.unpack(self) for s in v]
@@ -50,7 +55,7 @@ class FormulaNode(Node):
             grad = list(grads) + [None] * max(self.n_outputs - len(grads), 0)
         if self.wants_needs:
             # PyTorch's output mask (task_should_compute_output): which inputs get a gradient.
-            values["needs"] = tuple(edge[0] is not None for edge in self.next_edges)
+            values["needs"] = tuple([edge[0] is not None for edge in self.next_edges])
         out = self.formula(grad, **values)
         if not isinstance(out, tuple):
             out = (out,)
@@ -58,7 +63,7 @@ class FormulaNode(Node):
 
     def release_variables(self) -> None:
         for v in self.saved.values():
-            if isinstance(v, SavedTensor):
+            if v.__class__ is _SavedTensor or isinstance(v, SavedTensor):
                 v.free()
             elif isinstance(v, list):
                 for s in v:

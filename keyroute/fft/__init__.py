@@ -46,92 +46,86 @@ __all__ = [
 ]
 
 
-def _one_d(name: str) -> Any:
+def _transform(name: str, default_dim: Any) -> Any:
+    """torch.fft.<name> over aten::fft_<name>: the 1-d transforms take a length `n` and one
+    `dim`, the 2-d and n-d ones a shape `s` and dims (PyTorch's argument names)."""
     fn_op = getattr(aten, "fft_" + name).default
 
-    def fn(
-        input: Tensor,  # noqa: A002
-        n: int | None = None,
-        dim: int = -1,
-        norm: str | None = None,
-        *,
-        out: Tensor | None = None,
-    ) -> Tensor:
-        return _write_out(fn_op(input, n, dim, norm), out)
+    def call(input: Tensor, size: Any, dim: Any, norm: str | None, out: Tensor | None) -> Tensor:  # noqa: A002
+        return _write_out(fn_op(input, size, dim, norm), out)
+
+    if isinstance(default_dim, int):
+
+        def fn(
+            input: Tensor,  # noqa: A002
+            n: int | None = None,
+            dim: int = default_dim,
+            norm: str | None = None,
+            *,
+            out: Tensor | None = None,
+        ) -> Tensor:
+            return call(input, n, dim, norm, out)
+
+    else:
+
+        def fn(
+            input: Tensor,  # noqa: A002
+            s: Sequence[int] | None = None,
+            dim: Any = default_dim,
+            norm: str | None = None,
+            *,
+            out: Tensor | None = None,
+        ) -> Tensor:
+            return call(input, s, dim, norm, out)
 
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"torch.fft.{name} (aten::fft_{name})."
     return fn
 
 
-def _n_d(name: str, default_dim: Any) -> Any:
+fft = _transform("fft", -1)
+ifft = _transform("ifft", -1)
+rfft = _transform("rfft", -1)
+irfft = _transform("irfft", -1)
+hfft = _transform("hfft", -1)
+ihfft = _transform("ihfft", -1)
+fftn = _transform("fftn", None)
+ifftn = _transform("ifftn", None)
+rfftn = _transform("rfftn", None)
+irfftn = _transform("irfftn", None)
+fft2 = _transform("fft2", (-2, -1))
+ifft2 = _transform("ifft2", (-2, -1))
+rfft2 = _transform("rfft2", (-2, -1))
+irfft2 = _transform("irfft2", (-2, -1))
+hfftn = _transform("hfftn", None)
+ihfftn = _transform("ihfftn", None)
+hfft2 = _transform("hfft2", (-2, -1))
+ihfft2 = _transform("ihfft2", (-2, -1))
+
+
+def _frequencies(name: str, what: str) -> Any:
     fn_op = getattr(aten, "fft_" + name).default
 
     def fn(
-        input: Tensor,  # noqa: A002
-        s: Sequence[int] | None = None,
-        dim: Any = default_dim,
-        norm: str | None = None,
+        n: int,
+        d: float = 1.0,
         *,
         out: Tensor | None = None,
+        dtype: Any = None,
+        layout: Any = None,
+        device: Any = None,
+        requires_grad: bool = False,
     ) -> Tensor:
-        return _write_out(fn_op(input, s, dim, norm), out)
+        r = _write_out(fn_op(n, d, dtype=dtype, device=device), out)
+        return r.requires_grad_(True) if requires_grad else r
 
     fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = f"torch.fft.{name} (aten::fft_{name})."
+    fn.__doc__ = f"The {what} (aten::fft_{name})."
     return fn
 
 
-fft = _one_d("fft")
-ifft = _one_d("ifft")
-rfft = _one_d("rfft")
-irfft = _one_d("irfft")
-hfft = _one_d("hfft")
-ihfft = _one_d("ihfft")
-fftn = _n_d("fftn", None)
-ifftn = _n_d("ifftn", None)
-rfftn = _n_d("rfftn", None)
-irfftn = _n_d("irfftn", None)
-fft2 = _n_d("fft2", (-2, -1))
-ifft2 = _n_d("ifft2", (-2, -1))
-rfft2 = _n_d("rfft2", (-2, -1))
-irfft2 = _n_d("irfft2", (-2, -1))
-hfftn = _n_d("hfftn", None)
-ihfftn = _n_d("ihfftn", None)
-hfft2 = _n_d("hfft2", (-2, -1))
-ihfft2 = _n_d("ihfft2", (-2, -1))
-
-
-def fftfreq(
-    n: int,
-    d: float = 1.0,
-    *,
-    out: Tensor | None = None,
-    dtype: Any = None,
-    layout: Any = None,
-    device: Any = None,
-    requires_grad: bool = False,
-) -> Tensor:
-    """The sample frequencies of a length-n transform (aten::fft_fftfreq)."""
-    r = aten.fft_fftfreq.default(n, d, dtype=dtype, device=device)
-    r = _write_out(r, out)
-    return r.requires_grad_(True) if requires_grad else r
-
-
-def rfftfreq(
-    n: int,
-    d: float = 1.0,
-    *,
-    out: Tensor | None = None,
-    dtype: Any = None,
-    layout: Any = None,
-    device: Any = None,
-    requires_grad: bool = False,
-) -> Tensor:
-    """The non-negative sample frequencies of a length-n rfft (aten::fft_rfftfreq)."""
-    r = aten.fft_rfftfreq.default(n, d, dtype=dtype, device=device)
-    r = _write_out(r, out)
-    return r.requires_grad_(True) if requires_grad else r
+fftfreq = _frequencies("fftfreq", "sample frequencies of a length-n transform")
+rfftfreq = _frequencies("rfftfreq", "non-negative sample frequencies of a length-n rfft")
 
 
 def _dim_list(dim: Any) -> Any:

@@ -145,11 +145,20 @@ def recorder_source(kernel: Any, name: str) -> tuple[str, dict[str, Any]]:
     emit("node.sequence_nr = next_sequence()")
     emit(f"node.input_metadata = {meta}")
     items = []
+    # _save_tensor inline (one frame less per saved input) where that keeps the order in which
+    # tensors are saved (saved_tensors_hooks see it): no in-place self, no tensor list
+    inline = not kernel.inplace and all(
+        kernel.kinds[i] not in (TENSOR_LIST, OPT_TENSOR_LIST) for _a, i, _d in kernel.save_args
+    )
     for arg, i, _default in kernel.save_args:
         kind = kernel.kinds[i]
         v = _arg_expr(kernel, i, consts)
         if kernel.inplace and i == 0:
             items.append(f"{arg!r}: kernel._save_self({v}, node.next_edges)")
+        elif kind in (TENSOR, OPT_TENSOR) and inline:
+            emit(f"v = {v}")
+            emit(f"saved_{arg} = SavedTensor(v) if hasattr(v, '_key_set') else v")
+            items.append(f"{arg!r}: saved_{arg}")
         elif kind in (TENSOR, OPT_TENSOR):
             items.append(f"{arg!r}: save_tensor({v})")
         elif kind in (TENSOR_LIST, OPT_TENSOR_LIST):
@@ -177,10 +186,12 @@ def recorder_source(kernel: Any, name: str) -> tuple[str, dict[str, Any]]:
         emit("if t._dtype.category < 2:")
         emit("    raise dtype_error(t)")
         emit("ag = t._autograd_meta")
-        emit("if ag is None:")
+        emit("if ag is None:  # a fresh meta: output_nr is its class default, 0")
         emit("    t._autograd_meta = ag = new_meta()")
-        emit("ag.grad_fn = node")
-        emit("ag.output_nr = 0")
+        emit("    ag.grad_fn = node")
+        emit("else:")
+        emit("    ag.grad_fn = node")
+        emit("    ag.output_nr = 0")
         emit("t._key_set |= RG")
     else:
         emit("outs = out if out.__class__ is tuple or out.__class__ is list else (out,)")

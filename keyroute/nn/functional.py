@@ -514,9 +514,7 @@ def max_pool1d(
     return_indices: bool = False,
 ) -> Any:
     st = [] if stride is None else _pair_list(stride, 1)
-    if return_indices:
-        raise NotImplementedError("keyroute: max_pool1d(return_indices=True) is not implemented")
-    return _op("max_pool1d")(
+    return _op("max_pool1d_with_indices" if return_indices else "max_pool1d")(
         input,
         _pair_list(kernel_size, 1),
         st,
@@ -592,9 +590,12 @@ from ._functional import attention as _attention  # noqa: E402
 from ._functional import losses as _losses  # noqa: E402
 from ._functional import misc as _misc  # noqa: E402
 from ._functional import norms as _norms  # noqa: E402
+from ._functional import pooling as _pooling  # noqa: E402
 from ._functional import sampling as _sampling  # noqa: E402
+from ._functional import sparse as _sparse  # noqa: E402
 
-for _family in (_norms, _attention, _activations, _losses, _misc, _sampling):
+_FAMILIES = (_norms, _attention, _activations, _losses, _misc, _sampling, _sparse, _pooling)
+for _family in _FAMILIES:
     for _name in _family.__all__:
         globals()[_name] = getattr(_family, _name)
         if _name not in __all__:

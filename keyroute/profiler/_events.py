@@ -76,6 +76,19 @@ class _Formatted:
     use_device = None
 
 
+class Interval:
+    """An event's span in microseconds (torch.autograd.profiler_util.Interval)."""
+
+    __slots__ = ("start", "end")
+
+    def __init__(self, start: float = 0, end: float = 0) -> None:
+        self.start = start
+        self.end = end
+
+    def elapsed_us(self) -> float:
+        return self.end - self.start
+
+
 class FunctionEvent(_Formatted):
     """One recorded span: an operator call, a record_function block, an autograd node, or
     (with_dispatch) one dispatch key's kernel."""
@@ -103,7 +116,7 @@ class FunctionEvent(_Formatted):
         self.name = name
         self.key = name
         self.kind = kind
-        self.time_range = (start_us, end_us)
+        self.time_range = Interval(start_us, end_us)
         self.input_shapes = input_shapes if input_shapes is not None else []
         self.stack = stack if stack is not None else []
         self.thread = thread
@@ -124,7 +137,7 @@ class FunctionEvent(_Formatted):
 
     @property
     def cpu_time_total(self) -> float:  # type: ignore[override]
-        return self.time_range[1] - self.time_range[0]
+        return self.time_range.elapsed_us()
 
     @property
     def self_cpu_time_total(self) -> float:  # type: ignore[override]

@@ -26,7 +26,7 @@ def chrome_trace(events: EventList, base_us: float, *, steps: int | None = None)
     ]
     mem_points = sorted(getattr(events, "memory_records", None) or [])
     for e in events:
-        start, end = e.time_range
+        start, end = e.time_range.start, e.time_range.end
         args: dict[str, Any] = {"External id": e.id + 1}
         if e.input_shapes:
             args["Input Dims"] = e.input_shapes

@@ -1,36 +1,59 @@
 """The operators PyTorch's C++ CPU kernels call through the dispatcher, as profiler events.
 
 In PyTorch, `relu`'s CPU kernel calls `clamp_min`, `ones_like` calls `empty_like` and
-`fill_`, `t` calls `transpose` (which calls `as_strided`), a full `sum` makes its result with
-`as_strided` and `fill_`, and a binary operator given a Python number casts the wrapped scalar
-tensor with `to` > `_to_copy` > `empty_strided` + `copy_` when its dtype is not the result's.
-Those calls are profiler events nested in the operator's. keyroute's NumPy kernels call no
-operators, so while a profile records, the profiler adds these events itself (children of the
-operator's event, timed inside it) from the table below, for the resolutions whose operator is
-listed: the un-profiled path never looks at this table. The events are marked as synthesized
-(kind "internal") in the trace."""
+`fill_`, `t` calls `transpose` (which calls `as_strided`), a reduction makes its result with
+`as_strided` and `fill_`, `mm` resolves its operands' conjugation with `resolve_conj`, and
+TensorIterator casts every CPU input whose dtype is not the common one (a wrapped Python number
+included) with `to` > `_to_copy` > `empty_strided` + `copy_`. Those calls are profiler events
+nested in the operator's. keyroute's NumPy kernels call no operators, so while a profile
+records, the profiler adds these events itself (children of the operator's event) from the
+rules below, for the resolutions whose operator is listed: the un-profiled path never looks at
+this table. The events are marked as synthesized (kind "internal") in the trace.
+
+A rule sees the call's arguments before the kernel runs (an out= argument's size before it is
+resized) and gives the child event trees. They are added only when keyroute's own
+implementation made no nested operator calls (so a composite that already dispatches the same
+operators is not counted twice), except for the operators in ALWAYS, whose keyroute composite
+dispatches some of PyTorch's calls but not the ones the rule gives. Tensors on the meta device
+get none (PyTorch's meta kernels call other operators)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["INTERNAL", "children"]
+from ..tensor.meta_array import MetaArray as _MetaArray
+
+__all__ = ["INTERNAL", "ALWAYS", "children", "run_rule"]
 
 Tree = tuple[str, tuple[Any, ...]]
-
-_AS_STRIDED: Tree = ("aten::as_strided", ())
-_SCALAR_TO: Tree = (
-    "aten::to",
-    (("aten::_to_copy", (("aten::empty_strided", ()), ("aten::copy_", ()))),),
-)
-
-
 Rule = Callable[[str, tuple[Any, ...], dict[str, Any]], tuple[Tree, ...]]
+
+
+def _leaf(name: str) -> Tree:
+    return (f"aten::{name}", ())
+
+
+_AS_STRIDED = _leaf("as_strided")
+_CAST: Tree = (
+    "aten::to",
+    (("aten::_to_copy", (_leaf("empty_strided"), _leaf("copy_"))),),
+)
+_NOOP_TO = _leaf("to")
 
 
 def _fixed(*trees: Tree) -> Rule:
     return lambda overload, args, kwargs: trees
+
+
+def _arg(args: tuple[Any, ...], kwargs: dict[str, Any], i: int, name: str, default: Any = None):
+    if len(args) > i:
+        return args[i]
+    return kwargs.get(name, default)
+
+
+def _is_tensor(v: Any) -> bool:
+    return hasattr(v, "_key_set")
 
 
 def _wrapped_dtype(v: Any) -> str | None:
@@ -46,70 +69,367 @@ def _wrapped_dtype(v: Any) -> str | None:
     return None
 
 
-def _scalar_cast(overload: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Tree, ...]:
-    # Only the Tensor overloads wrap a number (add.Scalar, pow.Tensor_Scalar take it as is).
-    if overload not in ("Tensor", "default"):
+def _dtype_name(v: Any) -> str | None:
+    d = getattr(v, "_dtype", None)
+    return d.name if d is not None else _wrapped_dtype(v)
+
+
+def _common(*operands: Any, to_float: bool = False) -> str:
+    from ..aten._promotion import result_type
+    from ..tensor.dtype import get_default_dtype
+
+    dt = result_type(*operands)
+    if to_float and dt.category < 2:
+        dt = get_default_dtype()
+    return dt.name
+
+
+_CATEGORY = {"bool": 0, "int64": 1, "float64": 2, "complex128": 3}
+
+
+def _casts(*operands: Any, to_float: bool = False) -> tuple[Tree, ...]:
+    """TensorIterator's casts on CPU: one `to` chain per input not of the common dtype."""
+    if len(operands) == 2 and not to_float:
+        # the common cases without result_type (the rule runs on every profiled call): two
+        # tensors of one dtype; a tensor and a number of its category or a lower one
+        a, b = operands
+        da, db = getattr(a, "_dtype", None), getattr(b, "_dtype", None)
+        if da is not None and da is db:
+            return ()
+        if da is not None and db is None and a._data.shape:
+            w = _wrapped_dtype(b)
+            if w is None:
+                return ()
+            if _CATEGORY[w] <= da.category:
+                return () if w == da.name else (_CAST,)
+    common = _common(*operands, to_float=to_float)
+    return tuple(_CAST for v in operands if _dtype_name(v) not in (None, common))
+
+
+def _binary(overload: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Tree, ...]:
+    other = _arg(args, kwargs, 1, "other")
+    return _casts(_arg(args, kwargs, 0, "self"), other)
+
+
+def _true_div(overload: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Tree, ...]:
+    other = _arg(args, kwargs, 1, "other")
+    floor = kwargs.get("rounding_mode") is not None or overload.endswith("_mode")
+    return _casts(_arg(args, kwargs, 0, "self"), other, to_float=not floor)
+
+
+def _rsub(overload: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Tree, ...]:
+    # rsub(self, other) is sub(other, self): rsub.Scalar wraps the number and calls sub
+    casts = _casts(_arg(args, kwargs, 1, "other"), _arg(args, kwargs, 0, "self"))
+    return (("aten::sub", casts),) if overload == "Scalar" else casts
+
+
+def _clamp(overload: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Tree, ...]:
+    if overload != "default":
         return ()
-    # TensorIterator casts the wrapped scalar operand to the common dtype (the tensor's, as a
-    # wrapped number does not promote within its category) when the two differ.
-    if len(args) < 2:
-        other = kwargs.get("other")
-    else:
-        other = args[1]
-    wrapped = _wrapped_dtype(other)
-    if wrapped is None:
+    self = _arg(args, kwargs, 0, "self")
+    bound = _arg(args, kwargs, 1, "min")
+    if bound is None:
+        bound = _arg(args, kwargs, 2, "max")
+    if bound is None:
         return ()
-    t = args[0] if args else kwargs.get("self")
-    dt = getattr(getattr(t, "_dtype", None), "name", None)
-    if dt is None or dt == wrapped:
-        return ()
-    cat = {"bool": 0, "int64": 1, "float64": 2, "complex128": 3}[wrapped]
-    t_cat = 0 if dt == "bool" else 3 if dt.startswith("complex") else 2 if "float" in dt else 1
-    if cat > t_cat:  # the scalar promotes the result: it is computed in the scalar's category
-        return ()
-    return (_SCALAR_TO,)
+    return (_CAST if _common(self, bound) != self._dtype.name else _NOOP_TO,)
 
 
-_BINARY = (
-    "add", "sub", "mul", "div", "rsub", "remainder", "fmod", "pow", "gt", "lt", "ge", "le",
-    "eq", "ne", "maximum", "minimum",
-)  # fmt: skip
-
-#: "aten::<name>" -> a function of the call's arguments giving the child event trees.
-INTERNAL: dict[str, Rule] = {
-    "aten::relu": _fixed(("aten::clamp_min", ())),
-    "aten::ones_like": _fixed(("aten::empty_like", ()), ("aten::fill_", ())),
-    "aten::zeros_like": _fixed(("aten::empty_like", ()), ("aten::zero_", ())),
-    "aten::t": _fixed(("aten::transpose", (_AS_STRIDED,))),
-    "aten::transpose": _fixed(_AS_STRIDED),
-    "aten::unsqueeze": _fixed(_AS_STRIDED),
-    "aten::slice": _fixed(_AS_STRIDED),
-    **{f"aten::{n}": _scalar_cast for n in _BINARY},
-}
+def _pow(overload: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Tree, ...]:
+    self = _arg(args, kwargs, 0, "self")
+    exp = _arg(args, kwargs, 1, "exponent")
+    if overload == "Tensor_Scalar":
+        return (_leaf("result_type"), _CAST if _common(self, exp) != self._dtype.name else _NOOP_TO)
+    if overload == "Scalar":  # number ** tensor: the wrapped base, then pow.Tensor_Tensor
+        return (_leaf("result_type"), ("aten::pow", _casts(self, exp)))
+    return ()
 
 
-def _full_reduction(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
-    dim = args[1] if len(args) > 1 else kwargs.get("dim")
-    return dim is None or (isinstance(dim, (list, tuple)) and not dim) or not args
+def _dense(t: Any) -> bool:
+    """c10's is_non_overlapping_and_dense."""
+    dims = sorted(
+        (st, sz) for sz, st in zip(t.shape, t.stride()) if sz != 1
+    )  # size-1 dimensions place no constraint
+    expected = 1
+    for st, sz in dims:
+        if st != expected:
+            return False
+        expected *= sz
+    return True
+
+
+def _contiguous(t: Any) -> bool:
+    expected = 1
+    for sz, st in reversed(list(zip(t.shape, t.stride()))):
+        if sz != 1 and st != expected:
+            return False
+        expected *= sz
+    return True
+
+
+def _preserve(kwargs: dict[str, Any]) -> bool:
+    from ..tensor.layout import to_memory_format
+
+    fmt = to_memory_format(kwargs.get("memory_format"))
+    return fmt is None or fmt.name == "preserve_format"
+
+
+def _empty_like_tree(kwargs: dict[str, Any]) -> Tree:
+    return ("aten::empty_like", (_leaf("empty_strided" if _preserve(kwargs) else "empty"),))
+
+
+def _like(fill: str) -> Rule:
+    return lambda overload, args, kwargs: (_empty_like_tree(kwargs), _leaf(fill))
+
+
+def _to_copy(overload: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Tree, ...]:
+    return (_leaf("empty_strided" if _preserve(kwargs) else "empty"), _leaf("copy_"))
+
+
+def _clone_tree(t: Any, kwargs: dict[str, Any]) -> Tree:
+    if _preserve(kwargs) and _dense(t):
+        return ("aten::clone", (_leaf("empty_strided"), _leaf("copy_")))
+    return ("aten::clone", (_empty_like_tree(kwargs), _leaf("copy_")))
+
+
+def _clone(overload: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Tree, ...]:
+    return _clone_tree(_arg(args, kwargs, 0, "self"), kwargs)[1]
+
+
+def _reduction_result(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Tree, ...]:
+    # the result viewed with the reduced dimensions restored (review_reduce_result) unless
+    # keepdim; a dtype= cast of the input; the result filled with the identity
+    keepdim = _arg(args, kwargs, 2, "keepdim", False) if len(args) != 1 else False
+    out: list[Tree] = [] if keepdim else [_AS_STRIDED]
+    dt = kwargs.get("dtype")
+    if dt is not None and dt.name != args[0]._dtype.name:
+        out.append(_CAST)
+    out.append(_leaf("fill_"))
+    return tuple(out)
 
 
 def _sum(overload: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Tree, ...]:
-    return (_AS_STRIDED, ("aten::fill_", ())) if _full_reduction(args, kwargs) else ()
+    if overload not in ("default", "dim_IntList"):
+        return ()
+    return _reduction_result(args, kwargs)
+
+
+def _mean_trees(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Tree, ...]:
+    # mean is sum_out followed by an in-place division by the element count (a wrapped int)
+    return (("aten::sum", _reduction_result(args, kwargs)), ("aten::div_", (_CAST,)))
 
 
 def _mean(overload: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Tree, ...]:
-    if not _full_reduction(args, kwargs):
+    return _mean_trees(args, kwargs) if overload in ("default", "dim") else ()
+
+
+def _mse_loss(overload: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Tree, ...]:
+    reduction = _arg(args, kwargs, 2, "reduction", 1)
+    if overload != "default" or reduction == 0:
         return ()
-    return (("aten::sum", (_AS_STRIDED, ("aten::fill_", ()))), ("aten::div_", (_SCALAR_TO,)))
+    head = (_leaf("resize_"), _leaf("empty"))
+    full = (args[0],)
+    if reduction == 1:
+        return (*head, ("aten::mean", _mean_trees(full, {})))
+    return (*head, ("aten::sum", _reduction_result(full, {})))
 
 
-INTERNAL["aten::sum"] = _sum
-INTERNAL["aten::mean"] = _mean
+def _max_min(overload: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Tree, ...]:
+    if overload == "default":
+        return (_leaf("empty"), _leaf("fill_"))
+    if overload == "dim" and not _arg(args, kwargs, 2, "keepdim", False):
+        # the kernel works on keepdim-shaped outputs, then squeezes them in place
+        un = ("aten::unsqueeze_", (_leaf("as_strided_"),))
+        sq = ("aten::squeeze_", (_leaf("as_strided_"),))
+        return (un, un, sq, sq)
+    return ()
+
+
+def _mm_resolves(result: tuple[int, ...], m1: Any, m2: Any) -> tuple[Tree, ...]:
+    """The resolve_conj calls of addmm_impl_cpu_ for a fresh row-major result (sizes
+    `result`): the result's, and each operand's that gemm takes untransposed; an operand
+    neither row- nor column-major is copied (clone)."""
+    rows, cols = result
+    if rows * cols == 0 or m1.shape[1] == 0:
+        return ()
+    out: list[Tree] = [_leaf("resolve_conj")]
+    # The fresh result's strides are (cols, 1), or (1, 1) for one column: a row-major result
+    # is taken as a transposed column-major one, with the operands swapped.
+    transpose_c = cols != 1
+    if transpose_c:
+        m1, m2 = m2, m1
+    m, n = (cols, rows) if transpose_c else (rows, cols)
+    k = m1.shape[0] if transpose_c else m1.shape[1]
+    i, j = (1, 0) if transpose_c else (0, 1)
+    clone = ("aten::clone", (("aten::empty_like", (_leaf("empty"),)), _leaf("copy_")))
+    for mat, lead, other in ((m1, m, k), (m2, k, n)):
+        s = mat.stride()
+        if s[i] == 1 and s[j] >= max(1, lead):
+            out.append(_leaf("resolve_conj"))
+        elif not (s[j] == 1 and s[i] >= max(1, other)):
+            out.append(clone)
+    return tuple(out)
+
+
+def _mm(overload: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Tree, ...]:
+    if overload != "default":
+        return ()
+    a, b = _arg(args, kwargs, 0, "self"), _arg(args, kwargs, 1, "mat2")
+    return _mm_resolves((a.shape[0], b.shape[1]), a, b)
+
+
+def _addmm(overload: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Tree, ...]:
+    if overload != "default":
+        return ()
+    bias = _arg(args, kwargs, 0, "self")
+    a, b = _arg(args, kwargs, 1, "mat1"), _arg(args, kwargs, 2, "mat2")
+    size = (a.shape[0], b.shape[1])
+    out: list[Tree] = []
+    if tuple(bias.shape) != size:
+        out.append(("aten::expand", (_AS_STRIDED,)))
+    if _arg(args, kwargs, 3, "beta", 1) != 0 and size[0] * size[1]:
+        out.append(_leaf("copy_"))
+    return (*out, *_mm_resolves(size, a, b))
+
+
+def _index_select_trees(self: Any) -> tuple[Tree, ...]:
+    sel = ("aten::select", (_AS_STRIDED,))
+    return (_leaf("empty"), sel, sel) if len(self.shape) > 1 else (_leaf("empty"),)
+
+
+def _index_select(overload: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Tree, ...]:
+    return _index_select_trees(args[0]) if overload == "default" else ()
+
+
+def _embedding(overload: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Tree, ...]:
+    weight, indices = _arg(args, kwargs, 0, "weight"), _arg(args, kwargs, 1, "indices")
+    select = ("aten::index_select", _index_select_trees(weight))
+    if len(indices.shape) == 1:
+        return (select,)
+    return (("aten::reshape", (_leaf("view"),)), select, _leaf("view"))
+
+
+def _layer_norm(overload: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Tree, ...]:
+    x = args[0]
+    head: tuple[Tree, ...] = ()
+    if not _contiguous(x):
+        head = (("aten::contiguous", (_clone_tree(x, {"memory_format": 0}),)),)
+    return (*head, _leaf("empty"), _leaf("empty"), _leaf("empty"), _leaf("view"), _leaf("view"))
+
+
+def _flash(overload: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Tree, ...]:
+    tr = ("aten::transpose", (_AS_STRIDED,))
+    mask = _arg(args, kwargs, 5, "attn_mask")
+    masked = (_leaf("view"), ("aten::expand", (_AS_STRIDED,))) if mask is not None else ()
+    head = (("aten::empty_like", (_leaf("empty_strided"),)), tr, _leaf("empty"), tr, tr, tr)
+    return (*head, *masked, _leaf("empty"), _leaf("empty"), tr, tr)
+
+
+def _log_softmax(overload: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Tree, ...]:
+    dt = _arg(args, kwargs, 2, "dtype")
+    if dt is None:
+        return ()
+    return (_CAST if dt.name != args[0]._dtype.name else _NOOP_TO,)
+
+
+def _arange_out(overload: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Tree, ...]:
+    from ..aten.core import _arange_len
+
+    out = kwargs.get("out")
+    if out is None or overload != "start_out":
+        return ()
+    n = _arange_len(args[0], args[1], args[2] if len(args) > 2 else 1, out._dtype)
+    return (_leaf("resize_"),) if tuple(out.shape) != (n,) else ()
+
+
+def _where(overload: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Tree, ...]:
+    if overload == "self":
+        return (_leaf("empty"),)
+    if overload in ("ScalarOther", "ScalarSelf"):
+        return (_leaf("scalar_tensor"), _NOOP_TO, ("aten::where", (_leaf("empty"),)))
+    return ()
+
+
+def _mse_backward(overload: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Tree, ...]:
+    if overload != "default":
+        return ()
+    zeros = ("aten::zeros_like", (("aten::empty_like", (_leaf("empty"),)), _leaf("zero_")))
+    return (zeros, _leaf("mse_loss_backward"))
+
+
+_BINARY = (
+    "add", "sub", "mul", "remainder", "fmod", "gt", "lt", "ge", "le", "eq", "ne", "maximum",
+    "minimum", "add_", "sub_", "mul_", "remainder_", "gt_", "lt_", "ge_", "le_", "eq_", "ne_",
+)  # fmt: skip
+
+_VIEW = _fixed(_AS_STRIDED)
+
+#: "aten::<name>" -> a function of the call's arguments giving the child event trees.
+INTERNAL: dict[str, Rule] = {
+    "aten::relu": _fixed(_leaf("clamp_min")),
+    "aten::ones_like": _like("fill_"),
+    "aten::zeros_like": _like("zero_"),
+    "aten::full_like": _like("fill_"),
+    "aten::empty_like": lambda o, a, k: _empty_like_tree(k)[1],
+    "aten::_to_copy": _to_copy,
+    "aten::clone": _clone,
+    "aten::t": _fixed(("aten::transpose", (_AS_STRIDED,))),
+    "aten::transpose": _VIEW,
+    "aten::unsqueeze": _VIEW,
+    "aten::slice": _VIEW,
+    "aten::select": _VIEW,
+    "aten::expand": _VIEW,
+    "aten::abs": lambda o, a, k: (_leaf("empty"), _leaf("abs")) if o == "default" else (),
+    "aten::nonzero": lambda o, a, k: (
+        (_leaf("empty"), _leaf("as_strided_")) if o == "default" else ()
+    ),
+    "aten::index_copy_": _fixed(_AS_STRIDED, _AS_STRIDED),
+    "aten::nll_loss_backward": lambda o, a, k: (_leaf("zero_"),) if o == "default" else (),
+    "aten::mse_loss_backward": _mse_backward,
+    "aten::mse_loss": _mse_loss,
+    "aten::sum": _sum,
+    "aten::mean": _mean,
+    "aten::max": _max_min,
+    "aten::min": _max_min,
+    "aten::mm": _mm,
+    "aten::addmm": _addmm,
+    "aten::bmm": lambda o, a, k: (_leaf("resolve_conj"),) * 2 if o == "default" else (),
+    "aten::index_select": _index_select,
+    "aten::embedding": _embedding,
+    "aten::native_layer_norm": _layer_norm,
+    "aten::_scaled_dot_product_flash_attention_for_cpu": _flash,
+    "aten::log_softmax": _log_softmax,
+    "aten::arange": _arange_out,
+    "aten::where": _where,
+    "aten::clamp": _clamp,
+    "aten::pow": _pow,
+    "aten::rsub": _rsub,
+    "aten::div": _true_div,
+    "aten::div_": _true_div,
+    **{f"aten::{n}": _binary for n in _BINARY},
+}
+
+#: Operators whose keyroute composite dispatches other calls than the rule's (both counted).
+ALWAYS = frozenset({"aten::log_softmax"})
 
 
 def children(
     name: str, overload: str, args: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> tuple[Tree, ...]:
-    """The child event trees of one call of operator `name` (`aten::add`), overload `overload`."""
+    """The child event trees of one call of operator `name` (`aten::add`), overload `overload`.
+
+    A rule that cannot read its arguments (a tensor subclass without strides, an unexpected
+    argument form) gives no events: the profile then lacks them, the program is unaffected."""
     rule = INTERNAL.get(name)
-    return () if rule is None else rule(overload, args, kwargs)
+    return () if rule is None else run_rule(rule, overload, args, kwargs)
+
+
+def run_rule(rule: Rule, overload: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """rule's trees for one call (none for meta tensors or arguments it cannot read)."""
+    for a in args:
+        if getattr(a, "_data", None).__class__ is _MetaArray:
+            return ()
+    try:
+        return rule(overload, args, kwargs)
+    except (AttributeError, TypeError, IndexError, ValueError):
+        return ()

@@ -234,24 +234,65 @@ def _wrap(op: Any, key: int, fn: Callable[..., Any], collapse: bool) -> Callable
 
 def _with_internal_calls(name: str, overload: str, fn: Callable[..., Any]) -> Callable[..., Any]:
     """fn, then the events of the operators PyTorch's kernel would call (_internal_calls.py),
-    inside the operator's event: only profiled resolutions of the listed operators get this."""
+    inside the operator's event: only profiled resolutions of the listed operators get this.
+    The rule reads the arguments before fn runs (an out= tensor before its resize); its
+    events are added when fn itself recorded no nested operator event (or the operator is in
+    ALWAYS), and not while a Python dispatch mode takes the call (PyTorch's kernel then runs
+    under the mode's own call, which gets them)."""
     from ..dispatcher.tls import state as tls
-    from ._internal_calls import children
+    from ._internal_calls import ALWAYS, INTERNAL, run_rule
 
-    def emit(log: list[Any], trees: Any) -> None:
-        for child, sub in trees:
-            log.append((child, _now(), "internal", None, None, None))
-            emit(log, sub)
-            log.append(_now())
+    always = name in ALWAYS
+    rule = INTERNAL[name]
 
     def called(*args: Any, **kwargs: Any) -> Any:
-        out = fn(*args, **kwargs)
         c = collector
-        if c is not None and not tls.thread_state.modes:
-            emit(c.log, children(name, overload, args, kwargs))
+        if c is None or tls.thread_state.modes:
+            return fn(*args, **kwargs)
+        trees = run_rule(rule, overload, args, kwargs)
+        log = c.log
+        if always:  # (before keyroute's own calls: where PyTorch's kernel makes them)
+            _emit(log, trees)
+            return fn(*args, **kwargs)
+        n = len(log)
+        out = fn(*args, **kwargs)
+        if trees and len(log) == n and collector is c:
+            _emit(log, trees)
         return out
 
     return called
+
+
+def _emit(log: list[Any], trees: Any) -> None:
+    for child, sub in trees:
+        log.append((child, _now(), "internal", None, None, None))
+        _emit(log, sub)
+        log.append(_now())
+
+
+#: PyTorch's internal_new_from_data (torch.tensor(data)) calls these around its lift_fresh.
+_NEW_FROM_DATA_BEFORE = (("aten::empty", ()), ("aten::to", ()))
+_NEW_FROM_DATA_AFTER = (("aten::detach_", (("detach_", ()),)),)
+
+
+def new_from_data(make: Callable[[], Any]) -> Any:
+    """make() (torch.tensor's lift_fresh call) with the events PyTorch's tensor-from-data path
+    records around it: aten::empty and aten::to before, aten::detach_ after."""
+    c = collector
+    if c is None:
+        return make()
+    _emit(c.log, _NEW_FROM_DATA_BEFORE)
+    out = make()
+    if collector is c:
+        _emit(c.log, _NEW_FROM_DATA_AFTER)
+    return out
+
+
+def tolist_events() -> None:
+    """Tensor.tolist's operator calls in PyTorch (resolve_conj, resolve_neg), as events."""
+    c = collector
+    if c is not None:
+        _emit(c.log, (("aten::resolve_conj", ()), ("aten::resolve_neg", ())))
 
 
 def _op_event(name: str, fn: Callable[..., Any], c: Collector) -> Callable[..., Any]:
@@ -318,6 +359,9 @@ def start(c: Collector) -> None:
         )
     collector = c
     trace.set_profile_wrap(_wrap, every_layer=c.with_dispatch)
+    from ..tensor import _tensor
+
+    _tensor._tolist_hook = tolist_events
 
 
 def stop(c: Collector) -> None:
@@ -327,6 +371,9 @@ def stop(c: Collector) -> None:
     if collector is c:
         collector = None
         trace.set_profile_wrap(None, every_layer=False)
+        from ..tensor import _tensor
+
+        _tensor._tolist_hook = None
     c.close()
 
 

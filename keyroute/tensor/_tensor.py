@@ -129,6 +129,10 @@ def _no_legacy_new(cls: type, *args: Any, **kwargs: Any) -> Any:  # pragma: no c
 LEGACY_NEW: list[Any] = [_no_legacy_new]
 
 
+#: Set by keyroute.profiler while a profile records (the events of tolist's operator calls).
+_tolist_hook: Any = None
+
+
 class Tensor:
     """A multi-dimensional array routed through keyroute's dispatcher (torch.Tensor)."""
 
@@ -365,6 +369,8 @@ class Tensor:
 
     def tolist(self) -> Any:
         """The elements as (nested lists of) Python numbers."""
+        if _tolist_hook is not None:  # a profile records: PyTorch's calls here, as events
+            _tolist_hook()
         data = self._data
         if type(data) is not ndarray:
             from .host import host_array

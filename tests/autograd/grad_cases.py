@@ -616,5 +616,8 @@ from tests.autograd import grad_cases_complex as _grad_cases_complex  # noqa: E4
 from tests.autograd import grad_cases_nn_backward as _grad_cases_nn_backward  # noqa: E402, F401
 from tests.autograd import grad_cases_ops as _grad_cases_ops  # noqa: E402, F401
 
+# embedding_bag, 3-d and adaptive max pooling.
+from tests.autograd import grad_cases_pooling as _grad_cases_pooling  # noqa: E402, F401
+
 # torch.fft and the image operators of aten/nn/.
 from tests.autograd import grad_cases_spectral as _grad_cases_spectral  # noqa: E402, F401

@@ -70,8 +70,14 @@ SYMMETRIC_INPUT = {
 # requiring grad its gradients are compared with PyTorch's only.
 STATS_AS_FUNCTIONS = {"native_layer_norm_backward_input"}
 
+# scale_grad_by_freq divides each row's gradient by its index's frequency on purpose: not the
+# derivative finite differences see; compared with PyTorch's recorded gradients only.
+SCALED_BY_FREQUENCY = {"_embedding_bag_freq"}
 
-@pytest.mark.parametrize("name", sorted(set(CASES) - NOT_FLOAT64 - STATS_AS_FUNCTIONS))
+
+@pytest.mark.parametrize(
+    "name", sorted(set(CASES) - NOT_FLOAT64 - STATS_AS_FUNCTIONS - SCALED_BY_FREQUENCY)
+)
 def test_gradcheck(name: str) -> None:
     op_name, args, kwargs = CASES[name](kr, rng_for(name))
     op = resolve(kr, op_name)

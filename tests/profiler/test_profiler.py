@@ -36,9 +36,11 @@ def test_top_level_calls_are_events_and_redispatches_are_not() -> None:
         torch.nn.functional.linear(y, torch.ones(4, 3))
     tree = _tree(prof.events())
     assert tree[0] == ("aten::add", [])
-    # PyTorch: linear > t (> transpose > as_strided), matmul > mm (mm's own calls aside).
+    # PyTorch: linear > t (> transpose > as_strided), matmul > mm > resolve_conj for the result
+    # and the row-major operand (the transposed weight goes to gemm as is).
     t = ("aten::t", [("aten::transpose", [("aten::as_strided", [])])])
-    assert tree[-1] == ("aten::linear", [t, ("aten::matmul", [("aten::mm", [])])])
+    mm = ("aten::mm", [("aten::resolve_conj", [])] * 2)
+    assert tree[-1] == ("aten::linear", [t, ("aten::matmul", [mm])])
     names = [e.name for e in prof.events()]
     assert names.count("aten::add") == 1  # the autograd layer's redispatch is no second event
 

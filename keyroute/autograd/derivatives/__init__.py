@@ -46,6 +46,8 @@ from . import (  # noqa: E402, F401, I001
     fold,
     grid_sample,
     unpool,
+    embedding_bag,
+    pool3d,
     inplace,
     no_formula,
 )

@@ -40,6 +40,18 @@ for _name, _node, _n in (
 for _name in ("acosh", "asinh", "atanh"):
     _not_implemented(f"{_name}_", f"{_name.capitalize()}Backward1", f"inplace version of {_name}")
 _not_implemented("embedding_renorm_", "EmbeddingRenormBackward0", "embedding_renorm")
+_not_implemented(
+    "_embedding_bag_backward",
+    "EmbeddingBagBackwardBackward0",
+    "_embedding_bag_backward",
+    ("grad", "per_sample_weights"),
+)
+_not_implemented(
+    "_embedding_bag_dense_backward",
+    "EmbeddingBagDenseBackwardBackward0",
+    "_embedding_bag_dense_backward",
+    ("grad", "per_sample_weights"),
+)
 _not_implemented("special_zeta.other_scalar", "SpecialZetaBackward2", "zeta")
 _not_implemented(
     "_cdist_backward", "CdistBackwardBackward0", "_cdist_backward", ("grad", "x1", "x2", "cdist")
@@ -54,6 +66,7 @@ _not_implemented(
 #: NotImplemented kernel, even those whose outputs are never floating point.)
 NON_DIFFERENTIABLE = {
     "detach",
+    "_embedding_bag_forward_only",
     "_amp_foreach_non_finite_check_and_unscale",
     "_local_scalar_dense",
     "empty_like",

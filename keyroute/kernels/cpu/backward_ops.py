@@ -121,8 +121,24 @@ def nll_loss_backward(
     comp = _comp(dt)
     x = self._data
     n_rows = 1 if x.ndim == 1 else x.shape[0]
-    grad = np.zeros((n_rows, x.shape[-1]), comp)
+    c = x.shape[-1]
+    grad = np.zeros((n_rows, c), comp)
     t = target._data.reshape(-1).astype(np.int64, copy=False)
+    if weight is None and reduction == 1 and t.size == n_rows and not 0 <= ignore_index < c:
+        g = _arr(grad_output, comp).reshape(-1)
+        tw = _arr(total_weight, comp).reshape(-1)
+        if (
+            g.size == 1
+            and tw.size == 1
+            and 0 < abs(float(tw[0])) < math.inf
+            and t.min() >= 0
+            and t.max() < c
+        ):
+            # cross_entropy's case (mean, no weight, every target valid): the steps below
+            # with the weights all ones; a finite nonzero total weight has no 0/0 to silence
+            grad[np.arange(n_rows), t] = np.negative(g / tw)
+            return _out(grad.reshape(x.shape), dt)
+    valid = t != ignore_index
     valid = t != ignore_index
     safe = np.where(valid, t, 0)
     w = np.ones(n_rows, comp) if weight is None else _arr(weight, comp)[safe]

@@ -30,10 +30,10 @@ from ._kernel import fix_empty, kernel, wrap
 __all__ = ["matmul_array", "compute_dtype", "fix_empty"]
 
 _matmul = np.matmul
-# np.dot on two 2-d arrays goes straight to BLAS gemm (copying a non-BLAS-strided operand
-# first) and returns a fresh C-contiguous array: the same product as np.matmul, without the
+# The fast paths call a.dot(b) (ndarray.dot, np.dot without its __array_function__ shim): on
+# two 2-d arrays it goes straight to BLAS gemm (copying a non-BLAS-strided operand first) and
+# returns a fresh C-contiguous array: the same product as np.matmul, without the
 # generalized-ufunc machinery that costs np.matmul ~2 µs per call on small matrices.
-_gemm = np.dot
 _BLAS = frozenset((float32, float64, complex64, complex128))
 _F32 = np.dtype(np.float32)
 
@@ -97,7 +97,7 @@ def mm(self: Tensor, mat2: Tensor) -> Tensor:
         and a.shape[1] == b.shape[0]
         and dt in _BLAS
     ):
-        r = _gemm(a, b)
+        r = a.dot(b)
         return wrap(r if r.size else _fresh(r), dt)
     mm_meta(self, mat2)
     return wrap(matmul_array(a, b, dt), dt)
@@ -150,7 +150,7 @@ def addmm(self: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any
     ):
         addmm_meta(self, mat1, mat2)
     if dt in _BLAS and beta == 1 and alpha == 1:  # linear's bias add: one matmul, one add
-        r = _gemm(a, b)
+        r = a.dot(b)
         if r.size:
             np.add(r, c, out=r)
             return wrap(r, dt)

@@ -24,6 +24,7 @@ from ...aten.mathbits import (
     view_as_real_geometry,
 )
 from ...dispatcher.keys import DispatchKey
+from ...dispatcher.tls import LEAF_KERNELS
 from ...tensor._tensor import Tensor, _root_array, make_tensor
 from ._kernel import cpu_lib, kernel, wrap
 
@@ -137,11 +138,16 @@ def _wrap_reading(name: str) -> None:
         return
 
     def bit_aware(*args: Any, **kwargs: Any) -> Any:
-        if any(isinstance(a, Tensor) and a._key_set & MATH_BITS for a in args):
-            args = tuple(_plain(a) for a in args)
+        for a in args:  # (a loop, not any(<genexpr>): this runs on every mm, addmm, clone)
+            if a.__class__ is Tensor or isinstance(a, Tensor):
+                if a._key_set & MATH_BITS:
+                    args = tuple(_plain(a) for a in args)
+                    break
         return inner(*args, **kwargs)
 
     bit_aware.__name__ = f"{name}_math_bits"
+    if inner in LEAF_KERNELS:  # _plain calls no operator: still a leaf (dispatcher/tls.py)
+        LEAF_KERNELS.add(bit_aware)
     cpu_lib.impl(op, bit_aware, "CPU")
 
 

@@ -1,5 +1,5 @@
-"""torch.nn.functional's feature dropouts, pixel/channel shuffles, conv3d, 1-d and max
-adaptive pooling and LP pooling, over public operators (PyTorch's decompositions where it has
+"""torch.nn.functional's feature dropouts, pixel/channel shuffles, conv3d, 1-d adaptive
+average pooling and 1-d/2-d LP pooling, over public operators (PyTorch's decompositions where it has
 them: feature dropout draws one Bernoulli per (sample, channel); lp_pool is avg_pool of x^p)."""
 
 from __future__ import annotations
@@ -23,8 +23,6 @@ __all__ = [
     "native_channel_shuffle",
     "conv3d",
     "adaptive_avg_pool1d",
-    "adaptive_max_pool1d",
-    "adaptive_max_pool2d",
     "lp_pool1d",
     "lp_pool2d",
 ]
@@ -157,45 +155,11 @@ def conv3d(
     )
 
 
-def _bins(size: int, out: int) -> list[tuple[int, int]]:
-    return [((i * size) // out, -((-(i + 1) * size) // out)) for i in range(out)]
-
-
 def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:  # noqa: A002
     """Average pooling to output_size positions over (N, C, L)."""
     o = output_size if isinstance(output_size, int) else output_size[0]
     out = _op("adaptive_avg_pool2d")(input.unsqueeze(-2), [1, o])
     return out.squeeze(-2)
-
-
-def _adaptive_max(input: Tensor, sizes: list[int], return_indices: bool) -> Any:  # noqa: A002
-    if return_indices:
-        raise NotImplementedError(
-            "adaptive_max_pool with return_indices=True is not implemented in keyroute yet"
-        )
-    nd = len(sizes)
-    spatial = list(input.shape[-nd:])
-    sizes = [s if s is not None else spatial[i] for i, s in enumerate(sizes)]
-    if nd == 1:
-        parts = [input[..., a:b].amax(-1) for a, b in _bins(spatial[0], sizes[0])]
-        return _op("stack")(parts, -1)
-    rows = []
-    for a, b in _bins(spatial[0], sizes[0]):
-        cols = [input[..., a:b, c:d].amax((-2, -1)) for c, d in _bins(spatial[1], sizes[1])]
-        rows.append(_op("stack")(cols, -1))
-    return _op("stack")(rows, -2)
-
-
-def adaptive_max_pool1d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:  # noqa: A002
-    """Max pooling to output_size positions over (N, C, L)."""
-    o = output_size if isinstance(output_size, int) else output_size[0]
-    return _adaptive_max(input, [o], return_indices)
-
-
-def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:  # noqa: A002
-    """Max pooling to an output_size grid over (N, C, H, W)."""
-    sizes = [output_size] * 2 if isinstance(output_size, int) else list(output_size)
-    return _adaptive_max(input, sizes, return_indices)
 
 
 def lp_pool1d(

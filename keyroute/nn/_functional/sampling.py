@@ -49,6 +49,16 @@ def _is_integer(x: Any) -> bool:
     )
 
 
+def _per_dim(value: Any, dim: int, mismatch: str) -> list[Any]:
+    """size / scale_factor as one entry per spatial dim: a sequence of that length, or one
+    value repeated."""
+    if isinstance(value, (list, tuple)):
+        if len(value) != dim:
+            raise ValueError(mismatch)
+        return list(value)
+    return [value] * dim
+
+
 def interpolate(
     input: Tensor,  # noqa: A002
     size: Any = None,
@@ -74,34 +84,26 @@ def interpolate(
     if size is not None and scale_factor is not None:
         raise ValueError("only one of size or scale_factor should be defined")
     if size is not None:
-        if isinstance(size, (list, tuple)):
-            if len(size) != dim:
-                raise ValueError(
-                    "Input and output must have the same number of spatial dimensions, but got "
-                    f"input with spatial dimensions of {spatial} and output size of {size}. "
-                    "Please provide input tensor in (N, C, d1, d2, ...,dK) format and output "
-                    "size in (o1, o2, ...,oK) format."
-                )
-            if not all(_is_integer(x) for x in size):
-                raise TypeError(
-                    "expected size to be one of int or Tuple[int] or Tuple[int, int] or "
-                    f"Tuple[int, int, int], but got size with types {[type(x) for x in size]}"
-                )
-            output_size = list(size)
-        else:
-            output_size = [size] * dim
+        output_size = _per_dim(
+            size, dim,
+            "Input and output must have the same number of spatial dimensions, but got input "
+            f"with spatial dimensions of {spatial} and output size of {size}. Please provide "
+            "input tensor in (N, C, d1, d2, ...,dK) format and output size in (o1, o2, ...,oK) "
+            "format.",
+        )  # fmt: skip
+        if isinstance(size, (list, tuple)) and not all(_is_integer(x) for x in size):
+            raise TypeError(
+                "expected size to be one of int or Tuple[int] or Tuple[int, int] or "
+                f"Tuple[int, int, int], but got size with types {[type(x) for x in size]}"
+            )
     elif scale_factor is not None:
-        if isinstance(scale_factor, (list, tuple)):
-            if len(scale_factor) != dim:
-                raise ValueError(
-                    "Input and scale_factor must have the same number of spatial dimensions, "
-                    f"but got input with spatial dimensions of {spatial} and scale_factor of "
-                    f"shape {scale_factor}. Please provide input tensor in (N, C, d1, d2, "
-                    "...,dK) format and scale_factor in (s1, s2, ...,sK) format."
-                )
-            scale_factors = list(scale_factor)
-        else:
-            scale_factors = [scale_factor] * dim
+        scale_factors = _per_dim(
+            scale_factor, dim,
+            "Input and scale_factor must have the same number of spatial dimensions, but got "
+            f"input with spatial dimensions of {spatial} and scale_factor of shape "
+            f"{scale_factor}. Please provide input tensor in (N, C, d1, d2, ...,dK) format and "
+            "scale_factor in (s1, s2, ...,sK) format.",
+        )  # fmt: skip
     else:
         raise ValueError("either size or scale_factor should be defined")
     if recompute_scale_factor and size is not None:
@@ -155,6 +157,23 @@ def interpolate(
     )
 
 
+def _deprecated(name: str) -> Any:
+    """The warning of a deprecated front end of interpolate (PyTorch's wording)."""
+
+    def warn() -> None:
+        warnings.warn(
+            f"`nn.functional.{name}` is deprecated. Use `nn.functional.interpolate` instead.",
+            stacklevel=3,
+        )
+
+    return warn
+
+
+_warn_upsample = _deprecated("upsample")
+_warn_upsample_nearest = _deprecated("upsample_nearest")
+_warn_upsample_bilinear = _deprecated("upsample_bilinear")
+
+
 def upsample(
     input: Tensor,  # noqa: A002
     size: Any = None,
@@ -163,28 +182,19 @@ def upsample(
     align_corners: bool | None = None,
 ) -> Tensor:
     """Deprecated alias of interpolate (with PyTorch's warning)."""
-    warnings.warn(
-        "`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` instead.",
-        stacklevel=2,
-    )
+    _warn_upsample()
     return interpolate(input, size, scale_factor, mode, align_corners)
 
 
 def upsample_nearest(input: Tensor, size: Any = None, scale_factor: Any = None) -> Tensor:  # noqa: A002
     """Deprecated: interpolate(mode='nearest')."""
-    warnings.warn(
-        "`nn.functional.upsample_nearest` is deprecated. Use `nn.functional.interpolate` instead.",
-        stacklevel=2,
-    )
+    _warn_upsample_nearest()
     return interpolate(input, size, scale_factor, mode="nearest")
 
 
 def upsample_bilinear(input: Tensor, size: Any = None, scale_factor: Any = None) -> Tensor:  # noqa: A002
     """Deprecated: interpolate(mode='bilinear', align_corners=True)."""
-    warnings.warn(
-        "`nn.functional.upsample_bilinear` is deprecated. Use `nn.functional.interpolate` instead.",
-        stacklevel=2,
-    )
+    _warn_upsample_bilinear()
     return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
 
 

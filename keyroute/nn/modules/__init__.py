@@ -21,10 +21,11 @@ __all__ = [
 from . import activation_mha, activation_more, batchnorm, instancenorm, lazy, loss_more, rnn  # noqa: E402, F401, I001
 from . import misc, transformer  # noqa: E402
 from . import fold, upsampling  # noqa: E402
+from . import embedding_bag, pooling3d  # noqa: E402
 
 _FAMILIES = (
     batchnorm, instancenorm, normalization, rnn, activation_mha, transformer, activation_more,
-    loss_more, misc, upsampling, fold,
+    loss_more, misc, upsampling, fold, embedding_bag, pooling3d,
 )  # fmt: skip
 for _family in _FAMILIES:
     for _name in _family.__all__:
