@@ -24,7 +24,7 @@ import numpy as np
 
 from ..fx.node import Node
 from ..tensor._tensor import Tensor, wrap_cpu
-from . import lowering
+from . import direct, lowering
 
 _COUNTER = [0]
 
@@ -145,6 +145,8 @@ _GLOBALS = {
     "_k_index_copy_": _index_copy_,
     "_k_copy_": _copy_,
     "_k_inplace_custom": _inplace_custom,
+    "_k_from": _from,
+    **direct.GLOBALS,
 }
 
 
@@ -281,6 +283,8 @@ class Kernel:
         self._owning: set[Node] = set()
         self.fused = 0
         self.lowered = 0
+        self._probing = probe  # direct.py: the probe calls custom ops' checked kernels
+        self._direct: set[Node] = set()  # nodes calling a kernel directly (direct.py)
         params = []
         body: list[str] = []
         for n in nodes:
@@ -305,7 +309,9 @@ class Kernel:
                 body.append(f"return ({''.join(self._src_arg(o) + ', ' for o in outs)})")
                 continue
             expr = self._inplace(n) or self._expr(n)
-            if expr.startswith("_k_fallback("):
+            if n in self._direct:
+                body.append(f"# {n.target}: no lowering, called through its CPU kernel, directly")
+            elif expr.startswith("_k_fallback("):
                 how = "its CPU kernel" if _cpu_kernel(n.target) else "the dispatcher"
                 body.append(f"# {n.target}: no lowering, called through {how}")
             body.append(f"{name} = {expr}")
@@ -332,8 +338,11 @@ class Kernel:
                 for b in bases
             ):
                 return None
-            op = self._src_arg(n.args[0])
             kw = {k: v for k, v in n.kwargs.items() if k != "_all_bases"}
+            fast = direct.direct_inplace(self, n, n.args[0], kw, list(bases))
+            if fast is not None:
+                return fast
+            op = self._src_arg(n.args[0])
             dts = {k: self._dtypes_of(v) for k, v in kw.items()}
             dts["_all_bases"] = self._dtypes_of(list(bases))
             dname = f"_c{len(self.globals)}"
@@ -373,9 +382,12 @@ class Kernel:
                     self.globals[f"dt_{cast.name}"] = cast
                     expr = f"np.asarray({expr}).astype(dt_{cast.name})"
                 return expr
-        direct = _cpu_kernel(t)
-        if direct is not None:
-            t = direct  # a custom operator: its registered CPU kernel, called directly
+        fast = direct.direct_kernel(self, n) if n not in self.fallback else None
+        if fast is not None:
+            return fast
+        kern = _cpu_kernel(t)
+        if kern is not None:
+            t = kern  # a custom operator: its registered CPU kernel, called directly
         op = self._src_arg(t) if not isinstance(t, str) else repr(t)
         dts = (
             [self._dtypes_of(a) for a in n.args],

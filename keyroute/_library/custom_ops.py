@@ -357,6 +357,11 @@ def _backend_kernel(opdef: CustomOpDef, device_type: str | None) -> Callable[...
         and not any(a.kind in (TENSOR_LIST, OPT_TENSOR_LIST) for a in schema.arguments)
     )
 
+    # A declared view may alias its input: no aliasing check at all (decided once, not per call).
+    declared_view = any(
+        r.alias_info is not None and not r.alias_info.is_write for r in schema.returns
+    )
+
     def kernel(*args: Any, **kwargs: Any) -> Any:
         if normalize is not None and (kwargs or len(args) != n_args):
             args, kwargs = normalize(args, kwargs)
@@ -382,19 +387,32 @@ def _backend_kernel(opdef: CustomOpDef, device_type: str | None) -> Callable[...
                         _raise_alias(opdef, fn)
             return result
         _check_outputs(opdef, "kernel", result)
-        _check_aliasing(opdef, fn, args, kwargs, result)
+        if result is not None and not declared_view:
+            _check_aliasing(opdef, fn, args, kwargs, result)
         return result
 
     return kernel
 
 
 def _storage_of(arr: Any) -> Any:
-    from ..tensor._tensor import _root_array
+    """The array owning `arr`'s memory. An array with no base owns itself, so the common case
+    costs one attribute read; `_root_array` is imported once (not per call: it sat on the path
+    of every custom-op call)."""
+    base = getattr(arr, "base", None)
+    if base is None:
+        return arr
+    global _root_array
+    if _root_array is None:
+        from ..tensor._tensor import _root_array as root
 
+        _root_array = root
     try:
         return _root_array(arr)
     except Exception:  # noqa: BLE001 - metadata-only arrays have no storage to share
         return arr
+
+
+_root_array: Callable[[Any], Any] | None = None
 
 
 def _raise_alias(opdef: CustomOpDef, fn: Callable[..., Any]) -> None:
@@ -428,13 +446,18 @@ def _check_aliasing(
     if any(r.alias_info is not None and not r.alias_info.is_write for r in schema.returns):
         return  # a declared view may alias its input
     ins = _flat_tensors(list(args) + list(kwargs.values()))
+    # Storages of the inputs once (not once per output); identity tests in plain loops (no
+    # generator per output: this runs on every call of a multi-output op).
+    in_storages = [_storage_of(t._data) for t in ins]
     seen: list[Any] = []
     for o in outs:
         storage = _storage_of(o._data)
-        if any(o is t or _storage_of(t._data) is storage for t in ins) or any(
-            s is storage for s in seen
-        ):
-            _raise_alias(opdef, fn)
+        for t, s in zip(ins, in_storages):
+            if o is t or s is storage:
+                _raise_alias(opdef, fn)
+        for s in seen:
+            if s is storage:
+                _raise_alias(opdef, fn)
         seen.append(storage)
 
 
