@@ -19,6 +19,7 @@ from _common import TIMER, compare, torch_or_none
 
 import keyroute
 from keyroute.dispatcher.keys import DispatchKey
+from keyroute.dispatcher.operator import backend_fallback
 from keyroute.dispatcher.registration import Library, fallthrough_kernel
 from keyroute.dispatcher.tls import IncludeDispatchKeyGuard
 
@@ -47,6 +48,8 @@ _FALLTHROUGH_CANDIDATES = (
     "ZeroTensor",
     "AutogradNestedTensor",
     "CustomRNGKeyId",
+    "AutocastIPU",
+    "DeferredInit",
 )
 
 
@@ -61,8 +64,10 @@ def _fallthrough_layers(n: int) -> tuple[IncludeDispatchKeyGuard, Library, int]:
             continue  # absent, or a layer with kernels of its own (not a passthrough)
         try:
             lib.fallback(fallthrough_kernel, key, replace_builtin=True)
-        except Exception:  # noqa: BLE001 - a key with PyTorch's own (non-replaceable) fallback
-            pass
+        except Exception:  # noqa: BLE001 - a key with a fallback of its own (a layer's)
+            existing = backend_fallback(key)
+            if existing is None or not existing.fallthrough:
+                continue  # a real layer (Conjugate, Negative, ZeroTensor, ...): not a passthrough
         keys.append(key)
         if len(keys) == n:
             break
