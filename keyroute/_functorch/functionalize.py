@@ -10,7 +10,7 @@ from typing import Any
 
 from ..dispatcher.keys import DispatchKey
 from ..dispatcher.tls import IncludeDispatchKeyGuard
-from ..layers import functionalize as F
+from ..layers import functionalize as functionalize_layer
 from ..tensor._tensor import Tensor
 from ..utils._pytree import tree_flatten, tree_map, tree_unflatten
 
@@ -34,30 +34,32 @@ def functionalize(func: Callable[..., Any], *, remove: str = "mutations") -> Cal
     @functools.wraps(func)
     def wrapped(*args: Any, **kwargs: Any) -> Any:
         flat, spec = tree_flatten((args, kwargs))
-        wrapped_flat = [F.to_functional(a) if isinstance(a, Tensor) else a for a in flat]
+        wrapped_flat = [
+            functionalize_layer.to_functional(a) if isinstance(a, Tensor) else a for a in flat
+        ]
         f_args, f_kwargs = tree_unflatten(wrapped_flat, spec)
-        old = F._REAPPLY_VIEWS[0]
-        F._REAPPLY_VIEWS[0] = reapply_views
+        old = functionalize_layer._REAPPLY_VIEWS[0]
+        functionalize_layer._REAPPLY_VIEWS[0] = reapply_views
         try:
             with IncludeDispatchKeyGuard(DispatchKey.Functionalize):
                 out = func(*f_args, **f_kwargs)
             for w in wrapped_flat:
-                if isinstance(w, F.FunctionalTensorWrapper):
-                    F.sync(w)
+                if isinstance(w, functionalize_layer.FunctionalTensorWrapper):
+                    functionalize_layer.sync(w)
             for orig, w in zip(flat, wrapped_flat):
-                if isinstance(w, F.FunctionalTensorWrapper):
-                    new = F.from_functional(w)
+                if isinstance(w, functionalize_layer.FunctionalTensorWrapper):
+                    new = functionalize_layer.from_functional(w)
                     if new is not orig:
                         orig.copy_(new)
             return tree_map(_unwrap_out, out)
         finally:
-            F._REAPPLY_VIEWS[0] = old
+            functionalize_layer._REAPPLY_VIEWS[0] = old
 
     return wrapped
 
 
 def _unwrap_out(x: Any) -> Any:
-    if isinstance(x, F.FunctionalTensorWrapper):
-        F.sync(x)
-        return F.from_functional(x)
+    if isinstance(x, functionalize_layer.FunctionalTensorWrapper):
+        functionalize_layer.sync(x)
+        return functionalize_layer.from_functional(x)
     return x

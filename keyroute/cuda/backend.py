@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from ..dispatcher.registration import Library
-from ..kernels import xp_kernels as K
+from ..kernels import xp_kernels as shared_kernels
 from ..tensor._tensor import META_KEYS, Tensor, make_tensor, wrap_cpu
 from ..tensor.device import DEVICE_TYPES, Device, StorageDevice
 from ..tensor.dtype import to_dtype
@@ -87,7 +87,7 @@ def _flat(v: Any) -> list[Any]:
 def _adapter(name: str, kernel: Any, xp: Any, op: Any, *args: Any, **kwargs: Any) -> Any:
     """Run an xp kernel: meta for the outputs' shapes and dtypes, the kernel for the values."""
     meta_out = op(*_meta(args), **{k: _meta(v) for k, v in kwargs.items()})
-    if name in K.NEEDS_SHAPE:
+    if name in shared_kernels.NEEDS_SHAPE:
         kwargs = dict(kwargs, out_shape=tuple(meta_out.shape))
     res = kernel(xp, *_unwrap(args), **{k: _unwrap(v) for k, v in kwargs.items()})
     metas = _flat(meta_out)
@@ -171,7 +171,12 @@ def _cpu_fallback(xp: Any, op: Any, *args: Any, **kwargs: Any) -> Any:
                 v = cargs[i] if i < len(cargs) else ckwargs.get(a.name)
                 for host in _flat(v):
                     orig = cuda_in.get(id(host))
-                    if orig is not None:
+                    if orig is None:
+                        continue
+                    if orig._data.shape != host._data.shape:
+                        # an out= argument the CPU kernel resized (as _copy_from_and_resize)
+                        orig._data = xp.array(np.asarray(host._data))
+                    else:
                         orig._data[...] = xp.asarray(host._data)
 
     def up(v: Any) -> Any:
@@ -209,7 +214,7 @@ def install(xp: Any) -> None:
     lib = Library._internal("aten", "IMPL")
     fb = Library._internal("_", "IMPL")
     _state["libs"].extend([lib, fb])
-    for name, kernel in K.KERNELS.items():
+    for name, kernel in shared_kernels.KERNELS.items():
         base, _, overload = name.partition(".")
         packet = getattr(ops.aten, base, None)
         op = getattr(packet, overload or "default", None) if packet is not None else None

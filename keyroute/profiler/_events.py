@@ -10,7 +10,7 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from . import _state as S
+from . import _state as profiler_state
 
 __all__ = ["FunctionEvent", "FunctionEventAvg", "EventList", "build_events"]
 
@@ -449,27 +449,27 @@ def build_table(
     return "".join(out)
 
 
-def build_events(c: S.Collector, with_flops: bool = False) -> EventList:
+def build_events(c: profiler_state.Collector, with_flops: bool = False) -> EventList:
     """FunctionEvents (parents linked, memory attributed) from a closed collector's records."""
     t0 = c.t_start
     evs: list[FunctionEvent] = []
     for i, r in enumerate(c.events):
-        end = r[S.T1] or c.t_stop
-        full = len(r) > S.SHAPES  # the short form: a plain operator event
+        end = r[profiler_state.T1] or c.t_stop
+        full = len(r) > profiler_state.SHAPES  # the short form: a plain operator event
         evs.append(
             FunctionEvent(
                 i,
-                r[S.NAME],
-                (r[S.T0] - t0) / 1000.0,
+                r[profiler_state.NAME],
+                (r[profiler_state.T0] - t0) / 1000.0,
                 (end - t0) / 1000.0,
-                kind=r[S.KIND] if full else "cpu_op",
-                input_shapes=r[S.SHAPES] if full else None,
-                stack=r[S.STACK] if full else None,
-                dispatch_key=r[S.KEY] if full else None,
+                kind=r[profiler_state.KIND] if full else "cpu_op",
+                input_shapes=r[profiler_state.SHAPES] if full else None,
+                stack=r[profiler_state.STACK] if full else None,
+                dispatch_key=r[profiler_state.KEY] if full else None,
             )
         )
     for i, r in enumerate(c.events):
-        p = r[S.PARENT]
+        p = r[profiler_state.PARENT]
         if p >= 0:
             evs[i].cpu_parent = evs[p]
             evs[p].cpu_children.append(evs[i])

@@ -20,7 +20,7 @@ import warnings
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from . import _state as S
+from . import _state as profiler_state
 from ._events import EventList, build_events
 from ._export import chrome_trace, write_chrome_trace, write_memory_timeline
 
@@ -163,22 +163,22 @@ class profile:
         self.on_trace_ready = on_trace_ready
         self.step_num = 0
         self.current_action = self.schedule(self.step_num)
-        self._collector: S.Collector | None = None
+        self._collector: profiler_state.Collector | None = None
         self._events: EventList | None = None
         self._base_us = 0.0
-        self._step_rec: S.record_function | None = None
+        self._step_rec: profiler_state.record_function | None = None
         self._metadata: dict[str, str] = {}
 
     # -- recording windows
     def _start_collecting(self) -> None:
-        c = S.Collector(
+        c = profiler_state.Collector(
             record_shapes=self.record_shapes,
             profile_memory=self.profile_memory,
             with_stack=self.with_stack,
             with_dispatch=self.with_dispatch,
         )
         self._base_us = time.time() * 1e6
-        S.start(c)
+        profiler_state.start(c)
         self._collector = c
 
     def _stop_collecting(self, save: bool) -> None:
@@ -186,7 +186,7 @@ class profile:
         if c is None:
             return
         self._collector = None
-        S.stop(c)
+        profiler_state.stop(c)
         if save:
             events = build_events(c, with_flops=self.with_flops)
             if self.acc_events and self._events is not None:
@@ -220,7 +220,7 @@ class profile:
     def start(self) -> None:
         self._transit(ProfilerAction.NONE, self.current_action)
         if self.record_steps:
-            self._step_rec = S.record_function(f"ProfilerStep#{self.step_num}")
+            self._step_rec = profiler_state.record_function(f"ProfilerStep#{self.step_num}")
             self._step_rec.__enter__()
 
     def stop(self) -> None:
@@ -239,7 +239,7 @@ class profile:
         self.current_action = self.schedule(self.step_num)
         self._transit(prev, self.current_action)
         if self.record_steps:
-            self._step_rec = S.record_function(f"ProfilerStep#{self.step_num}")
+            self._step_rec = profiler_state.record_function(f"ProfilerStep#{self.step_num}")
             self._step_rec.__enter__()
 
     def __enter__(self) -> profile:

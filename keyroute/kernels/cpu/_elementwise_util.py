@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ...aten import elementwise as ew
+from ...aten import elementwise as aten_elementwise
 from ...aten._promotion import _python_scalar
 from ...aten._scalars import check_python_int
 from ...aten._shape import broadcast_shapes, elementwise_strides
@@ -125,7 +125,7 @@ def _like(r: Any, dt: Any, self: Tensor) -> Tensor:
         r = np.asarray(r)
     if r.dtype != dt.np:
         r = r.astype(dt.np)
-    want = ew.like_strides(self)
+    want = aten_elementwise.like_strides(self)
     if tuple(s // r.itemsize for s in r.strides) != want or not r.size:
         r = _empty_strided_copy(r, want)
     return _wrap(r, dt)

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from ...aten import elementwise as ew
+from ...aten import elementwise as aten_elementwise
 from ...aten._promotion import result_type
 from ...tensor._tensor import CPU_KEYS, Tensor  # noqa: F401  (CPU_KEYS: generated kernels)
 from ...tensor.dtype import bool_, float32, float64  # noqa: F401  (generated kernels)
@@ -168,8 +168,8 @@ def _shift(left: bool) -> Callable[[Any, Any], Any]:
 
 def _check_bitwise_scalars(op: str, self: Any, other: Any) -> None:
     dt = result_type(self, other)
-    ew.check_support(op, dt)
-    ew._check_scalar_kind(op, self, other, dt)
+    aten_elementwise.check_support(op, dt)
+    aten_elementwise._check_scalar_kind(op, self, other, dt)
 
 
 def _bitwise_scalar_kernels() -> None:
@@ -249,7 +249,7 @@ _binary_kernel("xlogy", _xlogy_fn, "xlogy.Tensor", "xlogy.Scalar_Other", "xlogy.
 
 @kernel("div.Tensor_mode", "div.Scalar_mode", quiet=True, leaf=True)
 def div_mode(self: Any, other: Any, *, rounding_mode: str | None) -> Tensor:
-    dt = ew.div_mode_dtype(self, other, rounding_mode)
+    dt = aten_elementwise.div_mode_dtype(self, other, rounding_mode)
     if rounding_mode is None:
         return div_Tensor(self, other)
     ct = _compute_np(dt)
@@ -313,7 +313,7 @@ def _pow(self: Any, exponent: Any) -> Tensor:
 
 def _pow_general(self: Any, exponent: Any) -> Tensor:
     _shape_check(self, exponent)
-    dt = ew.pow_dtype(self, exponent)
+    dt = aten_elementwise.pow_dtype(self, exponent)
     ct = _compute_np(dt)
     a, b = _operand(self, dt, ct), _operand(exponent, dt, ct)
     if isinstance(self, Tensor) and not isinstance(exponent, Tensor):

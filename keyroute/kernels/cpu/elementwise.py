@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from ...aten import elementwise as ew
+from ...aten import elementwise as aten_elementwise
 from ...aten._promotion import result_type
 from ...aten._scalars import check_python_int
 from ...tensor._tensor import CPU_KEYS, Tensor  # noqa: F401  (CPU_KEYS: generated kernels)
@@ -54,10 +54,10 @@ def _binary_general(op: str, ufunc: Callable[..., Any], self: Any, other: Any) -
     hot kernels' slow path: it goes quiet itself (np.errstate, see `kernel`'s `quiet`)."""
     with np.errstate(all="ignore"):
         _shape_check(self, other)  # broadcast errors before dtype errors, as TensorIterator
-        dt = ew.binary_dtype(op, self, other)
-        if ew.BINARY_RULE[op] == "bool":
+        dt = aten_elementwise.binary_dtype(op, self, other)
+        if aten_elementwise.BINARY_RULE[op] == "bool":
             cmp_dt = result_type(self, other)
-            ew.check_support(op, cmp_dt)
+            aten_elementwise.check_support(op, cmp_dt)
             ct = _compute_np(cmp_dt)
             a, b = _operand(self, cmp_dt, ct), _operand(other, cmp_dt, ct)
             return _finish(ufunc(a, b), bool_, (self, other))
@@ -70,11 +70,11 @@ def _add_general(self: Any, other: Any, alpha: Any, sub: bool) -> Tensor:
     """add/sub's slow path, quiet as `_binary_general`."""
     with np.errstate(all="ignore"):
         _shape_check(self, other)  # broadcast errors first, as in _binary_general
-        dt = ew.binary_dtype("sub" if sub else "add", self, other)
+        dt = aten_elementwise.binary_dtype("sub" if sub else "add", self, other)
         if sub:
-            ew.check_sub(self, other)
+            aten_elementwise.check_sub(self, other)
         if alpha is not _ONE:
-            ew.check_alpha(dt, alpha)
+            aten_elementwise.check_alpha(dt, alpha)
         ct = _compute_np(dt)
         a, b = _operand(self, dt, ct), _operand(other, dt, ct)
         if alpha is not _ONE:
@@ -206,10 +206,10 @@ def div_Scalar(self: Tensor, other: Any) -> Tensor:
 
 def _rsub(self: Any, other: Any, alpha: Any = 1) -> Tensor:
     _shape_check(other, self)
-    dt = ew.binary_dtype("sub", self, other)
-    ew.check_sub(self, other)
+    dt = aten_elementwise.binary_dtype("sub", self, other)
+    aten_elementwise.check_sub(self, other)
     if alpha != 1 or isinstance(alpha, bool):
-        ew.check_alpha(dt, alpha)
+        aten_elementwise.check_alpha(dt, alpha)
     ct = _compute_np(dt)
     a, b = _operand(self, dt, ct), _operand(other, dt, ct)
     _shape_check(self, other)
@@ -266,8 +266,8 @@ def _inplace_binary(
                 ufunc(a, z, a)
                 return self
         result = functional(self, other, alpha) if has_alpha else functional(self, other)
-        ew.check_inplace_shape(self, result._data.shape)
-        ew._check_cast(result._dtype, dt)
+        aten_elementwise.check_inplace_shape(self, result._data.shape)
+        aten_elementwise._check_cast(result._dtype, dt)
         with np.errstate(all="ignore"):
             np.copyto(a, result._data, casting="unsafe")
         return self
@@ -303,8 +303,8 @@ def _same_float(self: Tensor, *others: Tensor) -> bool:
 
 
 def _copy_result(self: Tensor, result: Tensor) -> Tensor:
-    ew.check_inplace_shape(self, result._data.shape)
-    ew._check_cast(result._dtype, self._dtype)
+    aten_elementwise.check_inplace_shape(self, result._data.shape)
+    aten_elementwise._check_cast(result._dtype, self._dtype)
     with np.errstate(all="ignore"):
         np.copyto(self._data, result._data, casting="unsafe")
     return self

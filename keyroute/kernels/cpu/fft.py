@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...aten import fft as F
+from ...aten import fft as aten_fft
 from ...tensor._tensor import Tensor
 from ._kernel import kernel, wrap
 
@@ -40,7 +40,7 @@ def _dims(dim: list[int], ndim: int) -> list[int]:
 
 @kernel("_fft_r2c")
 def fft_r2c_k(self: Tensor, dim: list[int], normalization: int, onesided: bool) -> Tensor:
-    m = F._fft_r2c(self, dim, normalization, onesided)
+    m = aten_fft._fft_r2c(self, dim, normalization, onesided)
     a = self._data
     dims = _dims(dim, a.ndim)
     norm = _FORWARD_NORM[normalization]
@@ -53,7 +53,7 @@ def fft_r2c_k(self: Tensor, dim: list[int], normalization: int, onesided: bool) 
 
 @kernel("_fft_c2r")
 def fft_c2r_k(self: Tensor, dim: list[int], normalization: int, last_dim_size: int) -> Tensor:
-    m = F._fft_c2r(self, dim, normalization, last_dim_size)
+    m = aten_fft._fft_c2r(self, dim, normalization, last_dim_size)
     a = self._data
     dims = _dims(dim, a.ndim)
     s = [a.shape[d] for d in dims[:-1]] + [int(last_dim_size)]
@@ -63,7 +63,7 @@ def fft_c2r_k(self: Tensor, dim: list[int], normalization: int, last_dim_size: i
 
 @kernel("_fft_c2c")
 def fft_c2c_k(self: Tensor, dim: list[int], normalization: int, forward: bool) -> Tensor:
-    m = F._fft_c2c(self, dim, normalization, forward)
+    m = aten_fft._fft_c2c(self, dim, normalization, forward)
     a = self._data
     if not dim:
         return wrap(_laid_out(a.copy(), m), m._dtype)

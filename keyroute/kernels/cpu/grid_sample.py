@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ...aten.nn import grid_sample as G
+from ...aten.nn import grid_sample as aten_grid_sample
 from ...tensor._tensor import Tensor
 from ._kernel import fix_empty, kernel, wrap
 
@@ -93,8 +93,8 @@ def _prepare(input: Tensor, grid: Tensor, padding_mode: int, align_corners: bool
 
 @kernel("grid_sampler_2d")
 def grid_sampler_2d_k(input, grid, interpolation_mode, padding_mode, align_corners):  # noqa: A002, ANN001, ANN201
-    shape = G.grid_sampler_2d_check(input, grid, interpolation_mode)
-    G.same_dtype_check(input, grid)
+    shape = aten_grid_sample.grid_sampler_2d_check(input, grid, interpolation_mode)
+    aten_grid_sample.same_dtype_check(input, grid)
     a, ix, iy, _, _ = _prepare(input, grid, padding_mode, align_corners)
     if interpolation_mode == 1:
         out, _ = _gather(a, np.rint(ix), np.rint(iy))
@@ -116,8 +116,8 @@ def grid_sampler_2d_backward_k(
     align_corners,
     output_mask,  # noqa: A002, ANN001
 ):  # noqa: ANN201
-    G.grid_sampler_2d_check(input, grid, interpolation_mode)
-    G.same_dtype_check(input, grid)
+    aten_grid_sample.grid_sampler_2d_check(input, grid, interpolation_mode)
+    aten_grid_sample.same_dtype_check(input, grid)
     a, ix, iy, gx, gy = _prepare(input, grid, padding_mode, align_corners)
     go = grad_output._data.astype(a.dtype, copy=False)
     n, c, h, w = a.shape

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from ...aten import misc_ops as M
+from ...aten import misc_ops as aten_misc_ops
 from ...tensor._tensor import Tensor
 from ...tensor.dtype import int32, int64, to_dtype
 from ._kernel import check_no_internal_overlap, fix_empty, kernel, wrap
@@ -22,7 +22,7 @@ def _contig(a: object) -> np.ndarray:
 
 @kernel("diag_embed")
 def diag_embed_k(self: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
-    shape, d1, d2 = M.diag_embed_shape(self._data.shape, offset, dim1, dim2)
+    shape, d1, d2 = aten_misc_ops.diag_embed_shape(self._data.shape, offset, dim1, dim2)
     a = self._data if self._data.ndim else self._data.reshape(1)
     n = shape[d1]
     out = np.zeros((*a.shape[:-1], n, n), dtype=a.dtype)
@@ -44,7 +44,7 @@ def _kth_order(a: np.ndarray, axis: int) -> np.ndarray:
 
 @kernel("kthvalue")
 def kthvalue_k(self: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> tuple[Tensor, Tensor]:
-    vm, im = M.kthvalue(self, k, dim, keepdim)
+    vm, im = aten_misc_ops.kthvalue(self, k, dim, keepdim)
     a = self._data
     if a.ndim == 0:
         return wrap(a.copy(), self._dtype), wrap(np.zeros((), np.int64), int64)
@@ -90,13 +90,13 @@ def _cum(self: Tensor, dim: int, is_max: bool) -> tuple[Tensor, Tensor]:
 
 @kernel("cummax")
 def cummax_k(self: Tensor, dim: int) -> tuple[Tensor, Tensor]:
-    M.cummax(self, dim)
+    aten_misc_ops.cummax(self, dim)
     return _cum(self, dim, True)
 
 
 @kernel("cummin")
 def cummin_k(self: Tensor, dim: int) -> tuple[Tensor, Tensor]:
-    M.cummin(self, dim)
+    aten_misc_ops.cummin(self, dim)
     return _cum(self, dim, False)
 
 
@@ -136,7 +136,7 @@ def _search_kernel(
 def searchsorted_tensor_k(
     sorted_sequence, self, *, out_int32=False, right=False, side=None, sorter=None
 ):
-    M.searchsorted_Tensor(
+    aten_misc_ops.searchsorted_Tensor(
         sorted_sequence, self, out_int32=out_int32, right=right, side=side, sorter=sorter
     )
     return _search_kernel(sorted_sequence, self, out_int32, right, side, sorter)
@@ -146,7 +146,7 @@ def searchsorted_tensor_k(
 def searchsorted_scalar_k(
     sorted_sequence, self, *, out_int32=False, right=False, side=None, sorter=None
 ):
-    M.searchsorted_Scalar(
+    aten_misc_ops.searchsorted_Scalar(
         sorted_sequence, self, out_int32=out_int32, right=right, side=side, sorter=sorter
     )
     return _search_kernel(sorted_sequence, self, out_int32, right, side, sorter)
@@ -154,19 +154,19 @@ def searchsorted_scalar_k(
 
 @kernel("bucketize.Tensor")
 def bucketize_tensor_k(self, boundaries, *, out_int32=False, right=False):
-    M.bucketize_Tensor(self, boundaries, out_int32=out_int32, right=right)
+    aten_misc_ops.bucketize_Tensor(self, boundaries, out_int32=out_int32, right=right)
     return _search_kernel(boundaries, self, out_int32, right, None, None)
 
 
 @kernel("bucketize.Scalar")
 def bucketize_scalar_k(self, boundaries, *, out_int32=False, right=False):
-    M.bucketize_Scalar(self, boundaries, out_int32=out_int32, right=right)
+    aten_misc_ops.bucketize_Scalar(self, boundaries, out_int32=out_int32, right=right)
     return _search_kernel(boundaries, self, out_int32, right, None, None)
 
 
 @kernel("histc")
 def histc_k(self: Tensor, bins: int = 100, min: Any = 0, max: Any = 0) -> Tensor:  # noqa: A002
-    m = M.histc(self, bins, min, max)
+    m = aten_misc_ops.histc(self, bins, min, max)
     a = self._data.reshape(-1)
     comp = np.float64 if a.dtype == np.float64 else np.float32
     x = a.astype(comp)
@@ -188,7 +188,7 @@ def histc_k(self: Tensor, bins: int = 100, min: Any = 0, max: Any = 0) -> Tensor
 
 @kernel("_cdist_forward")
 def _cdist_forward_k(x1: Tensor, x2: Tensor, p: float, compute_mode: Any) -> Tensor:
-    m = M._cdist_forward(x1, x2, p, compute_mode)
+    m = aten_misc_ops._cdist_forward(x1, x2, p, compute_mode)
     shape = m.shape
     batch = tuple(shape[:-2])
     a = np.broadcast_to(x1._data, (*batch, *x1._data.shape[-2:]))
@@ -210,7 +210,7 @@ def _cdist_forward_k(x1: Tensor, x2: Tensor, p: float, compute_mode: Any) -> Ten
 
 @kernel("_cdist_backward")
 def _cdist_backward_k(grad: Tensor, x1: Tensor, x2: Tensor, p: float, cdist: Tensor) -> Tensor:
-    m = M._cdist_backward(grad, x1, x2, p, cdist)
+    m = aten_misc_ops._cdist_backward(grad, x1, x2, p, cdist)
     batch = tuple(cdist._data.shape[:-2])
     a = np.broadcast_to(x1._data, (*batch, *x1._data.shape[-2:]))
     b = np.broadcast_to(x2._data, (*batch, *x2._data.shape[-2:]))
@@ -240,7 +240,7 @@ def _cdist_backward_k(grad: Tensor, x1: Tensor, x2: Tensor, p: float, cdist: Ten
 
 @kernel("masked_scatter_")
 def masked_scatter__k(self: Tensor, mask: Tensor, source: Tensor) -> Tensor:
-    M.masked_scatter_(self, mask, source)
+    aten_misc_ops.masked_scatter_(self, mask, source)
     a = self._data
     check_no_internal_overlap(a)
     mk = np.broadcast_to(mask._data, a.shape)
@@ -253,7 +253,7 @@ def masked_scatter__k(self: Tensor, mask: Tensor, source: Tensor) -> Tensor:
 
 
 def _tri(name: str, row: int, col: int, offset: int, dtype: Any) -> Tensor:
-    m = M._tri_meta(name, row, col, offset, dtype)
+    m = aten_misc_ops._tri_meta(name, row, col, offset, dtype)
     if name == "tril_indices":
         r, c = np.tril_indices(row, offset, col)
     else:

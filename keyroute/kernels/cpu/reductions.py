@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from ...aten import _shape
-from ...aten import reductions as R
+from ...aten import reductions as aten_reductions
 from ...tensor._tensor import Tensor
 from ...tensor.dtype import (
     bfloat16,
@@ -100,7 +100,7 @@ def _axis(ndim: int, dim: Any) -> Any:
         elif n == 0:
             return None
         else:
-            dims = R.reduce_dims(ndim, dim)
+            dims = aten_reductions.reduce_dims(ndim, dim)
             return dims if ndim else None
     if ndim and -ndim <= d < ndim:
         return d
@@ -125,7 +125,7 @@ def _sort_layout(self: Tensor, np_dtype: Any) -> np.ndarray:
     """An uninitialised array laid out as sort's outputs: self's dense strides (see
     aten.reductions.sort_strides)."""
     a = self._data
-    strides = R.sort_strides(self)
+    strides = aten_reductions.sort_strides(self)
     item = np.dtype(np_dtype).itemsize
     n = max(_shape.numel(a.shape), 1)
     return _as_strided(np.empty(n, np_dtype), a.shape, tuple(s * item for s in strides))
@@ -173,27 +173,27 @@ def _sum_like(ufunc: Any, self: Tensor, dim: Any, keepdim: bool, dt: dtype) -> T
 
 @kernel("sum")
 def sum_default(self: Tensor, *, dtype: Any = None) -> Tensor:
-    return _sum_like(_add, self, None, False, R.sum_dtype(self, dtype))
+    return _sum_like(_add, self, None, False, aten_reductions.sum_dtype(self, dtype))
 
 
 @kernel("sum.dim_IntList")
 def sum_dim_IntList(self: Tensor, dim: Any, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
-    return _sum_like(_add, self, dim, keepdim, R.sum_dtype(self, dtype))
+    return _sum_like(_add, self, dim, keepdim, aten_reductions.sum_dtype(self, dtype))
 
 
 @kernel("prod")
 def prod_default(self: Tensor, *, dtype: Any = None) -> Tensor:
-    return _sum_like(_mul, self, None, False, R.sum_dtype(self, dtype))
+    return _sum_like(_mul, self, None, False, aten_reductions.sum_dtype(self, dtype))
 
 
 @kernel("prod.dim_int")
 def prod_dim_int(self: Tensor, dim: int, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
-    return _sum_like(_mul, self, dim, keepdim, R.sum_dtype(self, dtype))
+    return _sum_like(_mul, self, dim, keepdim, aten_reductions.sum_dtype(self, dtype))
 
 
 def _mean(self: Tensor, dim: Any, keepdim: bool, dtype: Any) -> Tensor:
     sdt = self._dtype
-    dt = sdt if dtype is None and sdt.category >= 2 else R.mean_dtype(self, dtype)
+    dt = sdt if dtype is None and sdt.category >= 2 else aten_reductions.mean_dtype(self, dtype)
     a = self._data
     axis = _axis(a.ndim, dim)
     acc = _acc(dt)
@@ -227,7 +227,7 @@ def nansum(self: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any =
     sdt = self._dtype
     if sdt.is_complex:
         raise RuntimeError("nansum on CPU does not support complex inputs")
-    dt = R.sum_dtype(self, dtype)
+    dt = aten_reductions.sum_dtype(self, dtype)
     if sdt.category <= 1:
         return _sum_like(_add, self, dim, keepdim, dt)
     if dt.category < 2:
@@ -247,9 +247,9 @@ def _amax(name: str, ufunc: Any, self: Tensor, dim: Any, keepdim: bool) -> Tenso
     a = self._data
     axis = _axis(a.ndim, dim)
     if a.size == 0:
-        R.amax_check(name, a.shape, dim)
+        aten_reductions.amax_check(name, a.shape, dim)
     if self._dtype.is_complex:
-        R.not_implemented(f"{name[1:]}_values_cpu", self._dtype)
+        aten_reductions.not_implemented(f"{name[1:]}_values_cpu", self._dtype)
     r = ufunc(a, axis, None, None, keepdim)
     return _wrap(_first_of_zeros(r, a, axis, keepdim, ufunc is _max), self._dtype, a)
 
@@ -291,24 +291,24 @@ def amin(self: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
 
 @kernel("max")
 def max_default(self: Tensor) -> Tensor:
-    R.check_nonempty_input("max", self._data.shape)
+    aten_reductions.check_nonempty_input("max", self._data.shape)
     if self._dtype.is_complex:
-        R.not_implemented("max_all", self._dtype)
+        aten_reductions.not_implemented("max_all", self._dtype)
     return _wrap(_max(self._data, None), self._dtype)
 
 
 @kernel("min")
 def min_default(self: Tensor) -> Tensor:
-    R.check_nonempty_input("min", self._data.shape)
+    aten_reductions.check_nonempty_input("min", self._data.shape)
     if self._dtype.is_complex:
-        R.not_implemented("min_all", self._dtype)
+        aten_reductions.not_implemented("min_all", self._dtype)
     return _wrap(_min(self._data, None), self._dtype)
 
 
 def _max_dim(name: str, self: Tensor, dim: int, keepdim: bool) -> tuple[Tensor, Tensor]:
     a = self._data
     d = _dim1(a.ndim, dim)
-    R.check_dim_nonempty(name, a.shape, d)
+    aten_reductions.check_dim_nonempty(name, a.shape, d)
     if self._dtype.is_complex:
         raise RuntimeError(f"{name}(): does not support complex input")
     if a.ndim == 0:
@@ -331,7 +331,7 @@ def min_dim(self: Tensor, dim: int, keepdim: bool = False) -> tuple[Tensor, Tens
 
 
 def _argmax(name: str, self: Tensor, dim: Any, keepdim: bool) -> Tensor:
-    R.argmax_check(name, self, dim)
+    aten_reductions.argmax_check(name, self, dim)
     a = _sortable(self._data)
     arg = np.argmax if name == "argmax" else np.argmin
     if a.ndim == 0:
@@ -356,9 +356,9 @@ def argmin(self: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
 
 @kernel("aminmax")
 def aminmax(self: Tensor, *, dim: Any = None, keepdim: bool = False) -> tuple[Tensor, Tensor]:
-    dims = R.aminmax_check(self, dim)
+    dims = aten_reductions.aminmax_check(self, dim)
     if self._dtype.is_complex:
-        R.not_implemented("aminmax_cpu", self._dtype)
+        aten_reductions.not_implemented("aminmax_cpu", self._dtype)
     a = self._data
     axis = None if dim is None or not a.ndim else dims[0]
     dt = self._dtype
@@ -373,7 +373,7 @@ def aminmax(self: Tensor, *, dim: Any = None, keepdim: bool = False) -> tuple[Te
 def _var(
     self: Tensor, dim: Any, correction: Any, keepdim: bool, name: str, sqrt: bool, with_mean: bool
 ) -> Any:
-    dt = R.var_dtype(self, name)
+    dt = aten_reductions.var_dtype(self, name)
     sdt = self._dtype
     a = self._data
     axis = _axis(a.ndim, dim)
@@ -382,8 +382,8 @@ def _var(
     x = _cast(a, comp)
     s = _add(x, axis, None, None, True)
     n = _count(x, s)
-    c = R.correction_of(correction)
-    R.warn_dof(n, c)
+    c = aten_reductions.correction_of(correction)
+    aten_reductions.warn_dof(n, c)
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = s / n
         dev = x - mean
@@ -435,11 +435,11 @@ def std_mean_correction(
 def linalg_vector_norm(
     self: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
 ) -> Tensor:  # noqa: A002
-    comp_dt, out_dt = R.norm_dtypes(self, dtype)
+    comp_dt, out_dt = aten_reductions.norm_dtypes(self, dtype)
     a = self._data
     axis = _axis(a.ndim, dim)
     if a.size == 0:
-        R.norm_empty_check(a.shape, ord, dim)
+        aten_reductions.norm_empty_check(a.shape, ord, dim)
     x = _cast(a, _acc(comp_dt))
     o = float(ord)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
@@ -467,8 +467,8 @@ def linalg_vector_norm(
 
 @kernel("logsumexp")
 def logsumexp(self: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
-    dims = R.logsumexp_dims(self, dim)
-    dt = R.logsumexp_dtype(self)
+    dims = aten_reductions.logsumexp_dims(self, dim)
+    dt = aten_reductions.logsumexp_dtype(self)
     a = _cast(self._data, _acc(dt))
     axis = dims if a.ndim else None
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
@@ -498,7 +498,7 @@ def _softmax_prep(self: Tensor, dim: int, half_to_float: bool, log: bool) -> tup
     if dt.category != 2 and a.size:
         last = d == nd - 1 or nd == 0
         kname = ("log_softmax" if log else "softmax") + ("_lastdim" if last else "")
-        R.not_implemented(f"{kname}_kernel_impl", dt)
+        aten_reductions.not_implemented(f"{kname}_kernel_impl", dt)
     return a, d
 
 
@@ -546,9 +546,9 @@ def _log_softmax(self: Tensor, dim: int, half_to_float: bool) -> Tensor:
 def _scan(name: str, ufunc: Any, self: Tensor, dim: int, dtype: Any) -> Tensor:
     a = self._data
     d = _dim1(a.ndim, dim)
-    dt = R.sum_dtype(self, dtype)
+    dt = aten_reductions.sum_dtype(self, dtype)
     if dt is bool_:
-        R.not_implemented(f"{name}_out_cpu", dt)
+        aten_reductions.not_implemented(f"{name}_out_cpu", dt)
     acc = _acc(dt)
     if not a.ndim:
         return _wrap(_cast(a, acc).copy(), dt)
@@ -603,7 +603,7 @@ def any_dim(self: Tensor, dim: int, keepdim: bool = False) -> Tensor:
 
 def _all_axes(self: Tensor, dim: Any) -> Any:
     nd = self._data.ndim
-    dims = R.all_dims(nd, dim)
+    dims = aten_reductions.all_dims(nd, dim)
     if not nd:
         return None
     return dims
@@ -639,7 +639,7 @@ def count_nonzero(self: Tensor, dim: Any = None) -> Tensor:
 def topk(
     self: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True
 ) -> tuple[Tensor, Tensor]:  # noqa: A002
-    d, _ = R.topk_check(self, k, dim)
+    d, _ = aten_reductions.topk_check(self, k, dim)
     a = self._data
     dt = self._dtype
     if not a.ndim:
@@ -654,7 +654,7 @@ def topk(
 def sort_stable(
     self: Tensor, *, stable: Any, dim: int = -1, descending: bool = False
 ) -> tuple[Tensor, Tensor]:
-    d = R.sort_check(self, dim)
+    d = aten_reductions.sort_check(self, dim)
     a = self._data
     dt = self._dtype
     if not a.ndim:
@@ -690,21 +690,21 @@ def _lower_median_flat(a: np.ndarray, ignore_nan: bool) -> Any:
 
 @kernel("median")
 def median_default(self: Tensor) -> Tensor:
-    R.median_check(self)
+    aten_reductions.median_check(self)
     return _wrap(np.asarray(_lower_median_flat(self._data, False)), self._dtype)
 
 
 @kernel("nanmedian")
 def nanmedian_default(self: Tensor) -> Tensor:
-    R.median_check(self, "nanmedian")
+    aten_reductions.median_check(self, "nanmedian")
     return _wrap(np.asarray(_lower_median_flat(self._data, True)), self._dtype)
 
 
 def _median_dim(name: str, self: Tensor, dim: int, keepdim: bool) -> tuple[Tensor, Tensor]:
-    R.median_check(self, name)
+    aten_reductions.median_check(self, name)
     a = self._data
     d = _dim1(a.ndim, dim)
-    R.check_dim_nonempty(name, a.shape, d)
+    aten_reductions.check_dim_nonempty(name, a.shape, d)
     dt = self._dtype
     if not a.ndim:
         return _wrap(a.copy(), dt), _wrap(np.zeros((), np.int64), int64)
@@ -744,13 +744,13 @@ def nanmedian_dim(self: Tensor, dim: int, keepdim: bool = False) -> tuple[Tensor
 def mode(self: Tensor, dim: int = -1, keepdim: bool = False) -> tuple[Tensor, Tensor]:
     dt = self._dtype
     if dt.is_complex:
-        R.not_implemented("mode_cpu", dt)
+        aten_reductions.not_implemented("mode_cpu", dt)
     a = self._data
     d = _dim1(a.ndim, dim)
     if not a.ndim:
         return _wrap(a.copy(), dt), _wrap(np.zeros((), np.int64), int64)
     n = a.shape[d]
-    out_shape = R.out_shape(a.shape, (d,), keepdim)
+    out_shape = aten_reductions.out_shape(a.shape, (d,), keepdim)
     if n == 0:
         return _wrap(np.empty(out_shape, a.dtype), dt), _wrap(np.empty(out_shape, np.int64), int64)
     # Sort each row (stably), find runs of equal values (NaN != NaN: each NaN its own run);

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ...aten import elementwise as ew
+from ...aten import elementwise as aten_elementwise
 from ...aten._promotion import result_type
 from ...aten._shape import broadcast_shapes
 from ...tensor._tensor import Tensor
@@ -32,7 +32,7 @@ _lerp_arrays = _fma.lerp  # PyTorch's fused |w| < 0.5 ? a + w (b - a) : b - (b -
 
 @kernel("lerp.Scalar", quiet=True, leaf=True)
 def lerp_Scalar(self: Tensor, end: Tensor, weight: Any) -> Tensor:
-    dt = ew.lerp_check(self, end, weight, "lerp.Scalar")
+    dt = aten_elementwise.lerp_check(self, end, weight, "lerp.Scalar")
     ct = _compute_np(dt)
     a, b = _operand(self, dt, ct), _operand(end, dt, ct)
     _shape_check(self, end)
@@ -42,7 +42,7 @@ def lerp_Scalar(self: Tensor, end: Tensor, weight: Any) -> Tensor:
 
 @kernel("lerp.Tensor", quiet=True, leaf=True)
 def lerp_Tensor(self: Tensor, end: Tensor, weight: Tensor) -> Tensor:
-    dt = ew.lerp_check(self, end, weight, "lerp.Tensor")
+    dt = aten_elementwise.lerp_check(self, end, weight, "lerp.Tensor")
     ct = _compute_np(dt)
     a, b, w = (_operand(x, dt, ct) for x in (self, end, weight))
     _shape_check(self, end, weight)
@@ -52,7 +52,7 @@ def lerp_Tensor(self: Tensor, end: Tensor, weight: Tensor) -> Tensor:
 def _addc(op: str) -> Callable[..., Tensor]:
     def k(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) -> Tensor:
         _shape_check(self, tensor1, tensor2)
-        dt = ew.addc_dtype(op, self, tensor1, tensor2)
+        dt = aten_elementwise.addc_dtype(op, self, tensor1, tensor2)
         ct = _compute_np(dt)
         a, t1, t2 = (_operand(x, dt, ct) for x in (self, tensor1, tensor2))
         v = _scalar(value, dt, ct)
@@ -72,7 +72,7 @@ _addc_functional = {"addcmul": _addc("addcmul"), "addcdiv": _addc("addcdiv")}
 
 @kernel("where.self", quiet=True, leaf=True)
 def where_self(condition: Tensor, self: Tensor, other: Tensor) -> Tensor:
-    ew.check_where_condition(condition)
+    aten_elementwise.check_where_condition(condition)
     if condition._dtype is not bool_:
         warnings.warn(
             "where received a uint8 condition tensor. This behavior is deprecated and will be "
@@ -93,11 +93,11 @@ def _masked_fill(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     from ...aten._shape import broadcast_shapes
 
     shape = broadcast_shapes(mask._data.shape, self._data.shape)
-    ew.masked_fill_check(self, mask, value)
+    aten_elementwise.masked_fill_check(self, mask, value)
     dt = self._dtype
     if isinstance(value, Tensor):
         value = value.item()
-    v = ew.checked_scalar(value, dt)
+    v = aten_elementwise.checked_scalar(value, dt)
     # self.expand(shape).clone(contiguous_format).masked_fill_(mask, value)
     out = np.empty(shape, dtype=self._data.dtype)
     np.copyto(out, self._data)
@@ -119,10 +119,10 @@ def masked_fill_Tensor(self: Tensor, mask: Tensor, value: Tensor) -> Tensor:
 def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     # Written in place, without an overlap check: PyTorch still allows (deprecated) masked
     # fills of expanded tensors.
-    ew.masked_fill_check(self, mask, value)
-    ew.check_inplace_shape(self, broadcast_shapes(mask._data.shape, self._data.shape))
+    aten_elementwise.masked_fill_check(self, mask, value)
+    aten_elementwise.check_inplace_shape(self, broadcast_shapes(mask._data.shape, self._data.shape))
     if isinstance(value, Tensor):
         value = value.item()
-    v = ew.checked_scalar(value, self._dtype)
+    v = aten_elementwise.checked_scalar(value, self._dtype)
     np.copyto(self._data, np.asarray(v).astype(self._data.dtype), where=mask._data)
     return self

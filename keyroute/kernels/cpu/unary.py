@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from ...aten import elementwise as ew
+from ...aten import elementwise as aten_elementwise
 from ...tensor._tensor import CPU_KEYS, Tensor  # noqa: F401  (CPU_KEYS: generated kernels)
 from ...tensor.dtype import bool_, float32, float64  # noqa: F401  (generated kernels)
 from ._elementwise_util import (  # noqa: F401  (the generated kernels read some of these)
@@ -108,7 +108,7 @@ def _unary_hot(name: str, compute: str, general: str, namespace: dict[str, Any],
 
 
 def _unary_float_general(fn: Callable[[np.ndarray], Any], self: Tensor) -> Tensor:
-    dt = ew.float_result(self._dtype)
+    dt = aten_elementwise.float_result(self._dtype)
     ct = _compute_np(dt)
     a = self._data
     with np.errstate(all="ignore"):
@@ -129,7 +129,7 @@ def _same(name: str) -> Callable[[Callable[[np.ndarray], Any]], Callable[[Tensor
     def deco(fn: Callable[[np.ndarray], Any]) -> Callable[[Tensor], Tensor]:
         def k(self: Tensor) -> Tensor:
             dt = self._dtype
-            ew.check_unary_same(name, dt)
+            aten_elementwise.check_unary_same(name, dt)
             ct = _compute_np(dt)
             a = self._data
             r = fn(a if a.dtype == ct else a.astype(ct))
@@ -188,12 +188,12 @@ def _bitwise_not(a: np.ndarray) -> np.ndarray:
 
 
 def _neg_general(self: Tensor) -> Tensor:
-    ew.check_unary_same("neg", self._dtype)
+    aten_elementwise.check_unary_same("neg", self._dtype)
     return _finish(np.negative(self._data), self._dtype, (self,))
 
 
 def _relu_general(self: Tensor) -> Tensor:
-    ew.check_unary_same("relu", self._dtype)
+    aten_elementwise.check_unary_same("relu", self._dtype)
     a = self._data
     return _finish(np.maximum(a, np.zeros((), a.dtype)), self._dtype, (self,))
 
@@ -273,7 +273,7 @@ def _activation_general(
     name: str, fn: Callable[..., Any], self: Tensor, args: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> Tensor:
     dt = self._dtype
-    ew.check_activation(name, self, *args, **kwargs)
+    aten_elementwise.check_activation(name, self, *args, **kwargs)
     ct = _compute_np(dt)
     a = self._data
     with np.errstate(all="ignore"):
@@ -355,7 +355,7 @@ def _leaky_relu(a: np.ndarray, negative_slope: Any = 0.01) -> np.ndarray:
 
 @kernel("hardtanh", quiet=True, leaf=True)
 def hardtanh(self: Tensor, min_val: Any = -1, max_val: Any = 1) -> Tensor:
-    ew.check_activation("hardtanh", self, min_val, max_val)
+    aten_elementwise.check_activation("hardtanh", self, min_val, max_val)
     dt = self._dtype
     ct = _compute_np(dt)
     a = self._data
@@ -367,7 +367,7 @@ def hardtanh(self: Tensor, min_val: Any = -1, max_val: Any = 1) -> Tensor:
 @kernel("threshold", quiet=True, leaf=True)
 def threshold(self: Tensor, threshold: Any, value: Any) -> Tensor:
     dt = self._dtype
-    ew.check_support("threshold", dt)
+    aten_elementwise.check_support("threshold", dt)
     ct = _compute_np(dt)
     a = self._data
     a = a if a.dtype == ct else a.astype(ct)
@@ -377,7 +377,7 @@ def threshold(self: Tensor, threshold: Any, value: Any) -> Tensor:
 
 @kernel("logit", quiet=True, leaf=True)
 def logit(self: Tensor, eps: Any = None) -> Tensor:
-    dt = ew.float_result(self._dtype)
+    dt = aten_elementwise.float_result(self._dtype)
     ct = _compute_np(dt)
     a = self._data
     a = a if a.dtype == ct else a.astype(ct)
@@ -392,7 +392,7 @@ def logit(self: Tensor, eps: Any = None) -> Tensor:
 @kernel("round.decimals", quiet=True, leaf=True)
 def round_decimals(self: Tensor, *, decimals: int) -> Tensor:
     dt = self._dtype
-    ew.check_round_decimals(dt, decimals)
+    aten_elementwise.check_round_decimals(dt, decimals)
     ct = _compute_np(dt)
     a = self._data
     a = a if a.dtype == ct else a.astype(ct)
@@ -452,12 +452,12 @@ def _clamp_arrays(a: Any, lo: Any, hi: Any) -> Any:
 
 
 def _clamp_common(self: Tensor, lo: Any, hi: Any, op: str) -> Tensor:
-    dt = ew.clamp_dtype(self, lo, hi, op)
+    dt = aten_elementwise.clamp_dtype(self, lo, hi, op)
     ct = _compute_np(dt)
     if dt.category == 1:
         for b in (lo, hi):
             if b is not None and not isinstance(b, Tensor):
-                ew.checked_scalar(b, dt)
+                aten_elementwise.checked_scalar(b, dt)
     a = _operand(self, dt, ct)
     lo_ = None if lo is None else _operand(lo, dt, ct)
     hi_ = None if hi is None else _operand(hi, dt, ct)

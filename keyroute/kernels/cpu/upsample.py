@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ...aten.nn import upsample as U
+from ...aten.nn import upsample as aten_upsample
 from ...tensor._tensor import Tensor
 from ._kernel import fix_empty, kernel, wrap
 
@@ -18,7 +18,7 @@ __all__: list[str] = []
 
 
 def _split(nd: int, align: bool, rest: tuple[Any, ...], kw: dict[str, Any]) -> tuple[bool, list]:
-    names = U._SCALE_NAMES[nd]
+    names = aten_upsample._SCALE_NAMES[nd]
     rest = list(rest)
     align_corners = False
     if align:
@@ -32,7 +32,8 @@ def _split(nd: int, align: bool, rest: tuple[Any, ...], kw: dict[str, Any]) -> t
 
 def _taps(kind: str, in_sizes: list[int], out_sizes: list[int], align: bool, scales, npdt):
     return [
-        U.source_indices(kind, i, o, align, s, npdt) for i, o, s in zip(in_sizes, out_sizes, scales)
+        aten_upsample.source_indices(kind, i, o, align, s, npdt)
+        for i, o, s in zip(in_sizes, out_sizes, scales)
     ]
 
 
@@ -53,8 +54,8 @@ def _contig(shape: tuple[int, ...]) -> list[int]:
 
 
 def _forward(name: str, self: Tensor, output_size: Any, rest: tuple, kw: dict) -> Tensor:
-    nd, kind, align = U.UPSAMPLE_OPS[name]
-    m = U._upsample_meta(name, nd, kind, self, output_size)
+    nd, kind, align = aten_upsample.UPSAMPLE_OPS[name]
+    m = aten_upsample._upsample_meta(name, nd, kind, self, output_size)
     align_corners, scales = _split(nd, align, rest, dict(kw))
     a = self._data
     npdt = a.dtype
@@ -81,8 +82,8 @@ def _forward(name: str, self: Tensor, output_size: Any, rest: tuple, kw: dict) -
 def _backward(
     name: str, grad: Tensor, output_size: Any, input_size: Any, rest: tuple, kw: dict
 ) -> Tensor:
-    nd, kind, align = U.UPSAMPLE_OPS[name]
-    m = U.BACKWARD_META[name](grad, output_size, input_size, *rest, **kw)
+    nd, kind, align = aten_upsample.UPSAMPLE_OPS[name]
+    m = aten_upsample.BACKWARD_META[name](grad, output_size, input_size, *rest, **kw)
     align_corners, scales = _split(nd, align, rest, dict(kw))
     g = grad._data
     npdt = g.dtype
@@ -134,5 +135,5 @@ def _register(name: str) -> None:
     kernel(name + "_backward")(bwd)
 
 
-for _name in U.UPSAMPLE_OPS:
+for _name in aten_upsample.UPSAMPLE_OPS:
     _register(_name)
