@@ -10,6 +10,7 @@ from typing import Any
 
 from .._ops import ops
 from ..layers.functorch import DECOMPS, RULES, add_batch_dim, loop_fallback, unwrap_at
+from ..nn._reduction import apply as apply_loss_reduction
 from .batch_rules import _is_batched, front, phys, wrap_outputs
 
 aten = ops.aten
@@ -284,10 +285,7 @@ def attention_rule(op: Any, info: Any, args: tuple[Any, ...], kwargs: dict[str, 
 
 
 # ----------------------------------------------------------------------------- losses
-def _reduce(loss: Any, reduction: int) -> Any:
-    if reduction == 0:
-        return loss
-    return loss.mean() if reduction == 1 else loss.sum()
+_reduce = apply_loss_reduction  # the aten loss decompositions take the reduction enum
 
 
 def _mse_loss(self: Any, target: Any, reduction: int = 1) -> Any:
