@@ -56,28 +56,11 @@ def _node_of(v: Any) -> Any:
     return v.node if isinstance(v, (UnbackedFloat, UnbackedInt)) else v
 
 
-class UnbackedFloat(float):
-    """An unbacked SymFloat: a graph node's value, unknown while tracing."""
+class _GraphArithmetic:
+    """The arithmetic both unbacked scalars record as graph nodes (each class's `_op` says
+    what type the result is)."""
 
-    node: Any
-    sym: str
-
-    def __new__(cls, node: Any, sym: str | None = None) -> UnbackedFloat:
-        self = super().__new__(cls, 1.2345678)  # never read: see the module docstring
-        self.node = node
-        if sym is None:
-            sym = f"zuf{_COUNT[0]}"
-            _COUNT[0] += 1
-        self.sym = sym
-        node.meta["val"] = self
-        return self
-
-    def _op(self, fn: Any, other: Any, reverse: bool = False) -> Any:
-        if not isinstance(other, (int, float)):
-            return NotImplemented
-        args = (_node_of(other), self.node) if reverse else (self.node, _node_of(other))
-        g = self.node.graph
-        return UnbackedFloat(g.create_node("call_function", fn, args, {}, fn.__name__))
+    _op: Any
 
     def __add__(self, o: Any) -> Any:
         return self._op(operator.add, o)
@@ -102,6 +85,30 @@ class UnbackedFloat(float):
 
     def __rtruediv__(self, o: Any) -> Any:
         return self._op(operator.truediv, o, True)
+
+
+class UnbackedFloat(_GraphArithmetic, float):
+    """An unbacked SymFloat: a graph node's value, unknown while tracing."""
+
+    node: Any
+    sym: str
+
+    def __new__(cls, node: Any, sym: str | None = None) -> UnbackedFloat:
+        self = super().__new__(cls, 1.2345678)  # never read: see the module docstring
+        self.node = node
+        if sym is None:
+            sym = f"zuf{_COUNT[0]}"
+            _COUNT[0] += 1
+        self.sym = sym
+        node.meta["val"] = self
+        return self
+
+    def _op(self, fn: Any, other: Any, reverse: bool = False) -> Any:
+        if not isinstance(other, (int, float)):
+            return NotImplemented
+        args = (_node_of(other), self.node) if reverse else (self.node, _node_of(other))
+        g = self.node.graph
+        return UnbackedFloat(g.create_node("call_function", fn, args, {}, fn.__name__))
 
     def __pow__(self, o: Any) -> Any:  # type: ignore[override]
         return self._op(operator.pow, o)
@@ -156,7 +163,7 @@ class UnbackedFloat(float):
         return self.sym
 
 
-class UnbackedInt(int):
+class UnbackedInt(_GraphArithmetic, int):
     """An unbacked SymInt (an integer tensor's `.item()`): a graph node's value, unknown while
     tracing; the int value is a placeholder (see the module docstring)."""
 
@@ -181,30 +188,6 @@ class UnbackedInt(int):
         node = g.create_node("call_function", fn, args, {}, fn.__name__)
         floating = fn is operator.truediv or isinstance(other, float)
         return UnbackedFloat(node) if floating else UnbackedInt(node)
-
-    def __add__(self, o: Any) -> Any:
-        return self._op(operator.add, o)
-
-    def __radd__(self, o: Any) -> Any:
-        return self._op(operator.add, o, True)
-
-    def __sub__(self, o: Any) -> Any:
-        return self._op(operator.sub, o)
-
-    def __rsub__(self, o: Any) -> Any:
-        return self._op(operator.sub, o, True)
-
-    def __mul__(self, o: Any) -> Any:
-        return self._op(operator.mul, o)
-
-    def __rmul__(self, o: Any) -> Any:
-        return self._op(operator.mul, o, True)
-
-    def __truediv__(self, o: Any) -> Any:
-        return self._op(operator.truediv, o)
-
-    def __rtruediv__(self, o: Any) -> Any:
-        return self._op(operator.truediv, o, True)
 
     def __floordiv__(self, o: Any) -> Any:
         return self._op(operator.floordiv, o)

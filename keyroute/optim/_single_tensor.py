@@ -30,16 +30,17 @@ __all__ = ["SingleTensorOptimizer"]
 class SingleTensorOptimizer(Optimizer):
     """An Optimizer whose step is the per-parameter loop above."""
 
+    # The three pieces each optimizer defines (the module docstring); this class has none.
     def _init_group(self, group: dict[str, Any]) -> list[Tensor]:
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} defines no _init_group")
 
     def _hyper(self, group: dict[str, Any]) -> Any:
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} defines no _hyper")
 
     def _update(
         self, p: Tensor, grad: Tensor, state: dict[str, Any], group: dict[str, Any], hyper: Any
     ) -> None:
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} defines no _update")
 
     def step(self, closure: Any = None) -> Any:
         loss = c.call_closure(closure)
