@@ -10,6 +10,7 @@ from . import inplace_views  # noqa: F401
 from . import random, random_sampling  # noqa: F401
 from . import linalg_ops, linalg_composites, special, misc_ops  # noqa: F401
 from . import norms, foreach, rnn  # noqa: F401
+from . import foreach_ops, fused_optim  # noqa: F401
 from . import backward_ops, conv_backward  # noqa: F401
 from . import nn_backward_ops  # noqa: F401
 from . import dynamic_shape  # noqa: F401
