@@ -112,6 +112,7 @@ from ._api import linalg as _api_linalg  # noqa: E402, F401
 from ._api import nn as _api_nn  # noqa: E402, F401
 from ._api import norms as _api_norms  # noqa: E402, F401
 from ._api import foreach as _api_foreach  # noqa: E402, F401
+from ._api import foreach_ops as _api_foreach_ops  # noqa: E402, F401
 from ._api import random as _api_random  # noqa: E402, F401
 from ._api import closeness as _api_closeness  # noqa: E402, F401
 from ._api import mathbits as _api_mathbits  # noqa: E402, F401

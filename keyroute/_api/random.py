@@ -188,3 +188,9 @@ def log_normal_(
 @method
 def geometric_(self: Tensor, p: float, *, generator: Any = None) -> Tensor:
     return aten.geometric_.default(self, float(p), generator=_gen("geometric_", generator))
+
+
+@function
+def poisson(input: Tensor, generator: Any = None) -> Tensor:
+    """One Poisson sample per element of `input` (the rates), as input's dtype."""
+    return aten.poisson.default(input, _gen("poisson", generator))

@@ -32,7 +32,7 @@ from typing import Any
 
 from ..fx.node import Node
 from .fusion import REDUCTIONS, Group, _meta, _opname
-from .numba_codegen import _schedule
+from .numba_codegen import _schedule, _shared_expr
 
 __all__ = ["HELPERS", "Stage", "GroupKernels", "build"]
 
@@ -189,22 +189,10 @@ class _Writer:
 
     def expr(self, m: Node) -> str:
         name = _opname(m)
-        if name in ("expand", "detach", "alias", "clone"):
-            return self.load(m.args[0])
-        if name == "pow":
-            x, e = self.load(m.args[0]), m.args[1]
-            if e in (1, 2, 3):
-                return " * ".join([x] * int(e))
-            if e == 0.5:
-                return f"sqrt({x})"
-            if e == 0:
-                return self.const(1)
-            return f"pow({x}, {self.const(e)})"
+        shared = _shared_expr(self, m, name, "sqrt({0})", "pow({0}, {1})")
+        if shared is not None:
+            return shared
         a = [self.load(x) if isinstance(x, (Node, int, float)) else "" for x in m.args]
-        if name in ("add", "sub"):
-            alpha = m.kwargs.get("alpha", 1)
-            b = a[1] if alpha == 1 else f"({a[1]} * {self.const(alpha)})"
-            return f"{a[0]} {'+' if name == 'add' else '-'} {b}"
         simple = {
             "mul": "{0} * {1}",
             "div": "{0} / {1}",

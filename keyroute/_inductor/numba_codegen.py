@@ -74,22 +74,10 @@ class _Writer:
 
     def expr(self, m: Node) -> str:
         name = _opname(m)
-        if name in ("expand", "detach", "alias", "clone"):
-            return self.load(m.args[0])
-        if name == "pow":
-            x, e = self.load(m.args[0]), m.args[1]
-            if e in (1, 2, 3):
-                return " * ".join([x] * int(e))
-            if e == 0.5:
-                return f"np.sqrt({x})"
-            if e == 0:
-                return self.const(1)
-            return f"{x} ** {self.const(e)}"
+        shared = _shared_expr(self, m, name, "np.sqrt({0})", "{0} ** {1}")
+        if shared is not None:
+            return shared
         a = [self.load(x) if isinstance(x, (Node, int, float)) else "" for x in m.args]
-        if name in ("add", "sub"):
-            alpha = m.kwargs.get("alpha", 1)
-            b = a[1] if alpha == 1 else f"({a[1]} * {self.const(alpha)})"
-            return f"{a[0]} {'+' if name == 'add' else '-'} {b}"
         if name == "mul":
             return f"{a[0]} * {a[1]}"
         if name == "div":
@@ -317,3 +305,26 @@ def check_compiled(k: Any, example: list[Any] | None) -> bool:
         return False
     k.numba_compile_s = time.perf_counter() - t0
     return True
+
+
+def _shared_expr(cg: Any, m: Node, name: str, sqrt: str, power: str) -> str | None:
+    """The expression both element-loop back ends (this one and cupy_codegen's CUDA C) write
+    alike, in the target's spelling of sqrt and power; None for the rest. The operands are
+    loaded in the same order as the back ends' own cases (numba numbers its constants so)."""
+    if name in ("expand", "detach", "alias", "clone"):
+        return cg.load(m.args[0])
+    if name == "pow":
+        x, e = cg.load(m.args[0]), m.args[1]
+        if e in (1, 2, 3):
+            return " * ".join([x] * int(e))
+        if e == 0.5:
+            return sqrt.format(x)
+        if e == 0:
+            return cg.const(1)
+        return power.format(x, cg.const(e))
+    if name in ("add", "sub"):
+        a = [cg.load(x) if isinstance(x, (Node, int, float)) else "" for x in m.args]
+        alpha = m.kwargs.get("alpha", 1)
+        b = a[1] if alpha == 1 else f"({a[1]} * {cg.const(alpha)})"
+        return f"{a[0]} {'+' if name == 'add' else '-'} {b}"
+    return None

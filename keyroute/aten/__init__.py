@@ -7,9 +7,10 @@ every aten operator (keyroute.kernels registers the backend kernels afterwards).
 # Dependency order: each family may use the ones before it.
 from . import core, elementwise, views, reductions, indexing, assembly, linalg, nn  # noqa: F401
 from . import inplace_views  # noqa: F401
-from . import random  # noqa: F401
+from . import random, random_sampling  # noqa: F401
 from . import linalg_ops, linalg_composites, special, misc_ops  # noqa: F401
 from . import norms, foreach, rnn  # noqa: F401
+from . import foreach_ops, fused_optim  # noqa: F401
 from . import backward_ops, conv_backward  # noqa: F401
 from . import nn_backward_ops  # noqa: F401
 from . import dynamic_shape  # noqa: F401

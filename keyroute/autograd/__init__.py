@@ -61,3 +61,8 @@ from .multi_grad_hook import register_multi_grad_hook as _multi  # noqa: E402
 # torch.autograd.graph.register_multi_grad_hook lives in its own module (it needs the engine,
 # which imports graph): installed here so graph.py stays below the engine.
 graph.register_multi_grad_hook = _multi
+from . import gradient_edge as _edge  # noqa: E402
+
+graph.GradientEdge = _edge.GradientEdge
+graph.get_gradient_edge = _edge.get_gradient_edge
+graph.increment_version = _edge.increment_version

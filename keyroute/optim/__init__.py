@@ -30,3 +30,4 @@ __all__ = [
     "SGD",
     "lr_scheduler",
 ]
+from . import swa_utils  # noqa: E402, F401

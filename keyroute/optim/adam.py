@@ -73,6 +73,12 @@ class Adam(Optimizer):
                 amsgrad, maximize = group["amsgrad"], group["maximize"]
                 decoupled = group["decoupled_weight_decay"]
                 params = self._init_group(group)
+                if params and (group["foreach"] or group["fused"]):
+                    from . import _foreach
+
+                    run = _foreach.adam_fused if group["fused"] else _foreach.adam_foreach
+                    run(self, params, group)
+                    continue
                 for p in params:
                     grad = p.grad if not maximize else -p.grad
                     state = self.state[p]
@@ -111,7 +117,12 @@ class Adam(Optimizer):
             params.append(p)
             state = self.state[p]
             if not state:
-                state["step"] = _creation.tensor(0.0, dtype=float32)
+                # fused keeps a float32 zeros(()) step; the others torch.tensor(0.0)
+                state["step"] = (
+                    _creation.zeros((), dtype=float32)
+                    if group["fused"]
+                    else _creation.tensor(0.0, dtype=float32)
+                )
                 state["exp_avg"] = _creation.zeros_like(p, memory_format=_preserve())
                 state["exp_avg_sq"] = _creation.zeros_like(p, memory_format=_preserve())
                 if group["amsgrad"]:

@@ -57,6 +57,9 @@ class SGD(Optimizer):
             for group in self.param_groups:
                 lr, momentum, dampening = group["lr"], group["momentum"], group["dampening"]
                 wd, nesterov, maximize = group["weight_decay"], group["nesterov"], group["maximize"]
+                if group["foreach"] or group["fused"]:
+                    self._multi(group)
+                    continue
                 for p in group["params"]:
                     if p.grad is None:
                         continue
@@ -75,3 +78,17 @@ class SGD(Optimizer):
                         d_p = d_p.add(buf, alpha=momentum) if nesterov else buf
                     p.add_(d_p, alpha=-lr)
         return loss
+
+    def _multi(self, group: dict[str, Any]) -> None:
+        """foreach=True / fused=True: PyTorch's _multi_tensor_sgd / _fused_sgd."""
+        from . import _foreach
+
+        params = [p for p in group["params"] if p.grad is not None]
+        if not params:
+            return
+        bufs = [self.state[p].get("momentum_buffer") for p in params]
+        run = _foreach.sgd_fused if group["fused"] else _foreach.sgd_foreach
+        bufs = run(params, bufs, group)
+        if group["momentum"] != 0:
+            for p, b in zip(params, bufs):
+                self.state[p]["momentum_buffer"] = b

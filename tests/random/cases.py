@@ -375,3 +375,25 @@ def _make_tensor(M: Any) -> list[Any]:  # noqa: N803
         mk((6,), dtype=M.int64, device="cpu"),
         mk((2, 2), dtype=M.bool, device="cpu"),
     ]
+
+
+# -- poisson (sample_poisson: product of uniforms below rate 10, PTRS from 10 up)
+
+
+@case("poisson")
+def _poisson(M: Any) -> list[Any]:  # noqa: N803
+    M.manual_seed(41)
+    rates = M.tensor([0.0, 0.3, 1.0, 4.5, 9.99, 10.0, 12.5, 30.0, 250.0, 1e5])
+    wide = M.linspace(0.0, 60.0, 240, dtype=M.float64).reshape(12, 20)
+    g = M.Generator().manual_seed(5)
+    return [
+        M.poisson(rates),
+        M.poisson(wide),
+        M.poisson(wide.t()),  # rates in a transposed layout: the result is still row-major
+        M.poisson(M.full((7,), 3.0, dtype=M.float16)),
+        M.poisson(M.full((7,), 15.0, dtype=M.bfloat16)),
+        M.poisson(M.full((2, 0), 1.0)),
+        M.poisson(rates, generator=g),
+        M.rand(4),  # the default stream continues where poisson left it
+        M.rand(3, generator=g),
+    ]

@@ -23,6 +23,7 @@ CASES = [
     ("(a * 1).geometric_(0.5)", "GeometricBackward0"),
     ("(a * 1).random_()", "RandomBackward2"),
     ("(a * 1).bernoulli_(b.sigmoid())", "BernoulliBackward1"),
+    ("kr.poisson(a)", "PoissonBackward0"),
 ]
 
 

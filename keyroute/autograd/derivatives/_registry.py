@@ -25,7 +25,7 @@ from ..._ops import ops
 
 __all__ = ["DERIVATIVES", "Derivative", "derivative", "same_formula"]
 
-A = ops.aten
+aten = ops.aten
 
 
 @dataclass
@@ -104,8 +104,8 @@ def _dtype(name: str) -> Callable[[dict[str, Any]], Any]:
 
 
 def _scale(grad: Any, alpha: Any) -> Any:
-    return grad if alpha == 1 else A.mul.Scalar(grad, alpha)
+    return grad if alpha == 1 else aten.mul.Scalar(grad, alpha)
 
 
 def _zeros(shape: tuple[int, ...], like: Any) -> Any:
-    return A.zeros.default(list(shape), dtype=like._dtype, device=like.device)
+    return aten.zeros.default(list(shape), dtype=like._dtype, device=like.device)

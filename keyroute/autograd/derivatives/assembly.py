@@ -8,7 +8,7 @@ from typing import Any
 from ..._ops import ops
 from ._registry import _shape, _zeros, derivative
 
-A = ops.aten
+aten = ops.aten
 
 
 # ----------------------------------------------------------------------------- assembly
@@ -27,56 +27,56 @@ def _cat(grad, dim, shapes):
     start = 0
     for s in shapes:
         if len(s) == 1 and s[0] == 0 and nd != 1:  # legacy empty tensors take no part
-            out.append(A.zeros.default([0], dtype=grad._dtype, device=grad.device))
+            out.append(aten.zeros.default([0], dtype=grad._dtype, device=grad.device))
             continue
         size = s[d]
-        out.append(A.slice.Tensor(grad, d, start, start + size, 1))
+        out.append(aten.slice.Tensor(grad, d, start, start + size, 1))
         start += size
     return tuple(out)
 
 
 @derivative("stack", "StackBackward0", save=("dim",), computed={"n": lambda v: len(v["tensors"])})
 def _stack(grad, dim, n):
-    return tuple(A.unbind.int(grad, dim % grad.dim()))
+    return tuple(aten.unbind.int(grad, dim % grad.dim()))
 
 
 @derivative("flip", "FlipBackward0", save=("dims",))
 def _flip(grad, dims):
-    return (A.flip.default(grad, list(dims)),)
+    return (aten.flip.default(grad, list(dims)),)
 
 
 @derivative("roll", "RollBackward0", save=("shifts", "dims"))
 def _roll(grad, shifts, dims):
-    return (A.roll.default(grad, [-s for s in shifts], list(dims)),)
+    return (aten.roll.default(grad, [-s for s in shifts], list(dims)),)
 
 
 @derivative("rot90", "Rot90Backward0", save=("k", "dims"))
 def _rot90(grad, k, dims):
-    return (A.rot90.default(grad, -k, list(dims)),)
+    return (aten.rot90.default(grad, -k, list(dims)),)
 
 
 @derivative("tril", "TrilBackward0", save=("diagonal",))
 def _tril(grad, diagonal):
-    return (A.tril.default(grad, diagonal),)
+    return (aten.tril.default(grad, diagonal),)
 
 
 @derivative("triu", "TriuBackward0", save=("diagonal",))
 def _triu(grad, diagonal):
-    return (A.triu.default(grad, diagonal),)
+    return (aten.triu.default(grad, diagonal),)
 
 
 @derivative("repeat", "RepeatBackward0", save=("repeats",), computed={"s": _shape("self")})
 def _repeat(grad, repeats, s):
     extra = len(repeats) - len(s)
     if extra:
-        grad = A.sum.dim_IntList(grad, list(range(extra)), False)
+        grad = aten.sum.dim_IntList(grad, list(range(extra)), False)
     shape = []
     for r, size in zip(repeats[extra:], s):
         shape += [r, size]
     if not shape:
         return (grad,)
-    g = A.reshape.default(grad, shape)
-    g = A.sum.dim_IntList(g, list(range(0, len(shape), 2)), False)
+    g = aten.reshape.default(grad, shape)
+    g = aten.sum.dim_IntList(g, list(range(0, len(shape), 2)), False)
     return (g,)
 
 
@@ -85,14 +85,14 @@ def _repeat(grad, repeats, s):
 )
 def _unfold(grad, dimension, size, step, s):
     if not s:  # a 0-d tensor unfolds to one window of one element
-        return (A.reshape.default(grad, []),)
+        return (aten.reshape.default(grad, []),)
     out = _zeros(s, grad)
     d = dimension % max(len(s), 1)
     windows = grad.shape[d] if s else 1
     for i in range(windows):
-        piece = A.movedim.int(A.select.int(grad, d, i), -1, d) if s else grad
-        region = A.slice.Tensor(out, d, i * step, i * step + size, 1)
-        A.add_.Tensor(region, piece)
+        piece = aten.movedim.int(aten.select.int(grad, d, i), -1, d) if s else grad
+        region = aten.slice.Tensor(out, d, i * step, i * step + size, 1)
+        aten.add_.Tensor(region, piece)
     return (out,)
 
 
@@ -107,7 +107,7 @@ def _constant_pad(grad, pad, s):
         left, right = pad[2 * i], pad[2 * i + 1]
         start = left if left > 0 else 0
         length = s[d] + min(left, 0) + min(right, 0)
-        g = A.slice.Tensor(g, d, start, start + max(length, 0), 1)
+        g = aten.slice.Tensor(g, d, start, start + max(length, 0), 1)
     if tuple(g.shape) != tuple(s):
         out = _zeros(s, grad)
         # Negative padding cropped the input: gradient flows to the kept region only.
@@ -115,8 +115,8 @@ def _constant_pad(grad, pad, s):
         for i in range(len(pad) // 2):
             d = nd - 1 - i
             left, right = pad[2 * i], pad[2 * i + 1]
-            region = A.slice.Tensor(region, d, max(-left, 0), s[d] - max(-right, 0), 1)
-        A.copy_.default(region, g)
+            region = aten.slice.Tensor(region, d, max(-left, 0), s[d] - max(-right, 0), 1)
+        aten.copy_.default(region, g)
         g = out
     return (g,)
 
@@ -141,11 +141,11 @@ def _pad_backward(grad: Any, s: tuple[int, ...], padding: Sequence[int], mode: s
         idx = _pad_index(s[d], padding[2 * i], padding[2 * i + 1], mode)
         shape = list(g.shape)
         shape[d] = s[d]
-        target = A.zeros.default(shape, dtype=grad._dtype, device=grad.device)
+        target = aten.zeros.default(shape, dtype=grad._dtype, device=grad.device)
         from ..._api.creation import tensor as _tensor
 
         index = _tensor(idx)
-        g = A.index_add.default(target, d, index, g)
+        g = aten.index_add.default(target, d, index, g)
     return g
 
 

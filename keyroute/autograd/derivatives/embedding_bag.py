@@ -6,7 +6,7 @@ not_implemented (no_formula.py)."""
 
 from __future__ import annotations
 
-from ._registry import A, derivative
+from ._registry import aten, derivative
 
 
 @derivative(
@@ -26,12 +26,12 @@ def _embedding_bag(
     grad = grads[0]
     g_weight = g_psw = None
     if weight.requires_grad:
-        g_weight = A._embedding_bag_backward.default(
+        g_weight = aten._embedding_bag_backward.default(
             grad, indices, offsets, result1, result2, result3, weight.shape[0],
             scale_grad_by_freq, mode, sparse, per_sample_weights, padding_idx,
         )  # fmt: skip
     if per_sample_weights is not None and per_sample_weights.requires_grad:
-        g_psw = A._embedding_bag_per_sample_weights_backward.default(
+        g_psw = aten._embedding_bag_per_sample_weights_backward.default(
             grad, weight, indices, offsets, result1, mode, padding_idx
         )
     return g_weight, g_psw

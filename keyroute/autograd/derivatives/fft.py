@@ -4,7 +4,7 @@ transform with the same normalization."""
 
 from __future__ import annotations
 
-from ._registry import A, _shape, derivative
+from ._registry import _shape, aten, derivative
 
 
 @derivative(
@@ -22,23 +22,23 @@ def _r2c(grad, dim, normalization, onesided, s):
         if s[last] > half:
             full = list(grad.shape)
             full[last] = s[last]
-            z = A.new_zeros.default(grad, full)
-            A.copy_.default(A.slice.Tensor(z, last, 0, half), grad)
+            z = aten.new_zeros.default(grad, full)
+            aten.copy_.default(aten.slice.Tensor(z, last, 0, half), grad)
             grad = z
-    return (A.real.default(A._fft_c2c.default(grad, dim, normalization, False)),)
+    return (aten.real.default(aten._fft_c2c.default(grad, dim, normalization, False)),)
 
 
 @derivative("_fft_c2r", "FftC2RBackward0", save=("dim", "normalization"))
 def _c2r(grad, dim, normalization):
-    g = A._fft_r2c.default(grad, dim, normalization, True)
+    g = aten._fft_r2c.default(grad, dim, normalization, True)
     last = dim[-1] % len(grad.shape)
     # Bins other than DC (and Nyquist for an even length) stand for two conjugate entries.
     double = grad.shape[last] - g.shape[last]
     if double > 0:
-        A.mul_.Scalar(A.narrow.default(g, last, 1, double), 2)
+        aten.mul_.Scalar(aten.narrow.default(g, last, 1, double), 2)
     return (g,)
 
 
 @derivative("_fft_c2c", "FftC2CBackward0", save=("dim", "normalization", "forward"))
 def _c2c(grad, dim, normalization, forward):
-    return (A._fft_c2c.default(grad, dim, normalization, not forward),)
+    return (aten._fft_c2c.default(grad, dim, normalization, not forward),)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..._ops import ops
 from ._registry import DERIVATIVES, _shape, derivative, same_formula
 
-A = ops.aten
+aten = ops.aten
 
 _COPY_FORMS = {
     "view_copy.default": "view",
@@ -46,24 +46,24 @@ for _copy, _view in _COPY_FORMS.items():
 
 @derivative("fill.Scalar", "FillBackward0")
 def _fill(grad):
-    return (A.zeros_like.default(grad),)
+    return (aten.zeros_like.default(grad),)
 
 
 @derivative("fill.Tensor", "FillBackward1")
 def _fill_t(grad):
-    return A.zeros_like.default(grad), A.sum.default(grad)
+    return aten.zeros_like.default(grad), aten.sum.default(grad)
 
 
 @derivative("zero", "ZeroBackward0")
 def _zero(grad):
-    return (A.zeros_like.default(grad),)
+    return (aten.zeros_like.default(grad),)
 
 
 def _scatter_backward(grad, scatter, view, needs, src_shape, *view_args):
     """self: the gradient with the scattered region zeroed; src: the region of the gradient."""
     g_self = g_src = None
     if needs[0]:
-        zeros = A.zeros.default(list(src_shape), dtype=grad._dtype, device=grad.device)
+        zeros = aten.zeros.default(list(src_shape), dtype=grad._dtype, device=grad.device)
         g_self = scatter(grad, zeros, *view_args)
     if needs[1]:
         g_src = view(grad, *view_args)
@@ -78,7 +78,9 @@ def _scatter_backward(grad, scatter, view, needs, src_shape, *view_args):
     computed={"ss": _shape("src")},
 )
 def _select_scatter(grad, dim, index, ss, needs):
-    return _scatter_backward(grad, A.select_scatter.default, A.select.int, needs, ss, dim, index)
+    return _scatter_backward(
+        grad, aten.select_scatter.default, aten.select.int, needs, ss, dim, index
+    )
 
 
 @derivative(
@@ -90,7 +92,7 @@ def _select_scatter(grad, dim, index, ss, needs):
 )
 def _slice_scatter(grad, dim, start, end, step, ss, needs):
     return _scatter_backward(
-        grad, A.slice_scatter.default, A.slice.Tensor, needs, ss, dim, start, end, step
+        grad, aten.slice_scatter.default, aten.slice.Tensor, needs, ss, dim, start, end, step
     )
 
 
@@ -103,7 +105,7 @@ def _slice_scatter(grad, dim, start, end, step, ss, needs):
 )
 def _diagonal_scatter(grad, offset, dim1, dim2, ss, needs):
     return _scatter_backward(
-        grad, A.diagonal_scatter.default, A.diagonal.default, needs, ss, offset, dim1, dim2
+        grad, aten.diagonal_scatter.default, aten.diagonal.default, needs, ss, offset, dim1, dim2
     )
 
 
@@ -116,11 +118,11 @@ def _diagonal_scatter(grad, offset, dim1, dim2, ss, needs):
 )
 def _as_strided_scatter(grad, size, stride, storage_offset, ss, needs):
     # The region is addressed in the (contiguous) output's geometry, as PyTorch's formula.
-    grad = A.contiguous.default(grad)
+    grad = aten.contiguous.default(grad)
     return _scatter_backward(
         grad,
-        A.as_strided_scatter.default,
-        A.as_strided.default,
+        aten.as_strided_scatter.default,
+        aten.as_strided.default,
         needs,
         ss,
         size,

@@ -3,7 +3,7 @@ grid_sampler_2d entry (one backward operator for both inputs) and affine_grid_ge
 
 from __future__ import annotations
 
-from ._registry import A, derivative
+from ._registry import aten, derivative
 
 
 @derivative(
@@ -12,7 +12,7 @@ from ._registry import A, derivative
     save=("input", "grid", "interpolation_mode", "padding_mode", "align_corners"),
 )
 def _grid_sampler_2d(grad, input, grid, interpolation_mode, padding_mode, align_corners, needs):  # noqa: A002
-    gi, gg = A.grid_sampler_2d_backward.default(
+    gi, gg = aten.grid_sampler_2d_backward.default(
         grad, input, grid, interpolation_mode, padding_mode, align_corners, list(needs)
     )
     return (gi if needs[0] else None), (gg if needs[1] else None)
@@ -24,4 +24,4 @@ def _grid_sampler_2d(grad, input, grid, interpolation_mode, padding_mode, align_
     save=("size", "align_corners"),
 )
 def _affine_grid(grad, size, align_corners):
-    return (A.affine_grid_generator_backward.default(grad, size, align_corners),)
+    return (aten.affine_grid_generator_backward.default(grad, size, align_corners),)

@@ -8,7 +8,7 @@ from ..._ops import ops
 from ...tensor.dtype import bool_
 from ._registry import _scale, _shape, _zeros, derivative
 
-A = ops.aten
+aten = ops.aten
 
 
 # ----------------------------------------------------------------------------- indexing
@@ -23,7 +23,7 @@ A = ops.aten
 )
 def _index(grad, indices, s):
     out = _zeros(s, grad)
-    return (A.index_put.default(out, list(indices), grad, True),)
+    return (aten.index_put.default(out, list(indices), grad, True),)
 
 
 @derivative(
@@ -37,9 +37,11 @@ def _index_put(grad, indices, accumulate, vs):
     g_self = (
         grad
         if accumulate
-        else A.index_put.default(grad, list(indices), A.zeros.default([], dtype=grad._dtype), False)
+        else aten.index_put.default(
+            grad, list(indices), aten.zeros.default([], dtype=grad._dtype), False
+        )
     )
-    return g_self, A.index.Tensor(grad, list(indices))
+    return g_self, aten.index.Tensor(grad, list(indices))
 
 
 @derivative(
@@ -51,7 +53,7 @@ def _index_put(grad, indices, accumulate, vs):
 )
 def _index_select(grad, dim, index, s):
     out = _zeros(s, grad)
-    return (A.index_add.default(out, dim, index, grad),)
+    return (aten.index_add.default(out, dim, index, grad),)
 
 
 @derivative(
@@ -63,22 +65,22 @@ def _index_select(grad, dim, index, s):
 )
 def _gather(grad, dim, index, s):
     out = _zeros(s, grad)
-    return (A.scatter_add.default(out, dim, index, grad),)
+    return (aten.scatter_add.default(out, dim, index, grad),)
 
 
 @derivative("scatter.src", "ScatterBackward0", inputs=("self", "src"), save=("dim", "index"))
 def _scatter_src(grad, dim, index):
-    return A.scatter.value(grad, dim, index, 0), A.gather.default(grad, dim, index)
+    return aten.scatter.value(grad, dim, index, 0), aten.gather.default(grad, dim, index)
 
 
 @derivative("scatter.value", "ScatterBackward1", inputs=("self",), save=("dim", "index"))
 def _scatter_value(grad, dim, index):
-    return (A.scatter.value(grad, dim, index, 0),)
+    return (aten.scatter.value(grad, dim, index, 0),)
 
 
 @derivative("scatter_add", "ScatterAddBackward0", inputs=("self", "src"), save=("dim", "index"))
 def _scatter_add(grad, dim, index):
-    return grad, A.gather.default(grad, dim, index)
+    return grad, aten.gather.default(grad, dim, index)
 
 
 @derivative(
@@ -89,8 +91,8 @@ def _scatter_add(grad, dim, index):
     computed={"src": _shape("source")},
 )
 def _index_add(grad, dim, index, alpha, src):
-    g = A.index_select.default(grad, dim, index) if grad.dim() else grad
-    return grad, A.reshape.default(_scale(g, alpha), list(src))
+    g = aten.index_select.default(grad, dim, index) if grad.dim() else grad
+    return grad, aten.reshape.default(_scale(g, alpha), list(src))
 
 
 @derivative(
@@ -101,26 +103,26 @@ def _index_add(grad, dim, index, alpha, src):
     computed={"src": _shape("source")},
 )
 def _index_copy(grad, dim, index, src):
-    g_self = A.index_fill.int_Scalar(grad, dim, index, 0)
-    g_src = A.index_select.default(grad, dim, index) if grad.dim() else grad
-    return g_self, A.reshape.default(g_src, list(src))
+    g_self = aten.index_fill.int_Scalar(grad, dim, index, 0)
+    g_src = aten.index_select.default(grad, dim, index) if grad.dim() else grad
+    return g_self, aten.reshape.default(g_src, list(src))
 
 
 @derivative("index_fill.int_Scalar", "IndexFillBackward0", inputs=("self",), save=("dim", "index"))
 def _index_fill(grad, dim, index):
-    return (A.index_fill.int_Scalar(grad, dim, index, 0),)
+    return (aten.index_fill.int_Scalar(grad, dim, index, 0),)
 
 
 @derivative(
     "index_fill.int_Tensor", "IndexFillBackward1", inputs=("self", "value"), save=("dim", "index")
 )
 def _index_fill_tensor(grad, dim, index, needs):
-    g_self = A.index_fill.int_Scalar(grad, dim, index, 0) if needs[0] else None
+    g_self = aten.index_fill.int_Scalar(grad, dim, index, 0) if needs[0] else None
     if not needs[1]:
         return g_self, None
     # Each filled position counts once, however often the index names it.
-    unique = A._unique.default(index, False)[0]
-    return g_self, A.sum.default(A.index_select.default(grad, dim, unique))
+    unique = aten._unique.default(index, False)[0]
+    return g_self, aten.sum.default(aten.index_select.default(grad, dim, unique))
 
 
 @derivative(
@@ -135,10 +137,10 @@ def _masked_select(grad, mask, s):
 
     shape = broadcast_shapes(s, tuple(mask.shape))
     if not shape:  # 0-d: a 0-d boolean mask cannot index a 0-d tensor
-        return (A.where.self(mask, A.reshape.default(grad, []), _zeros((), grad)),)
+        return (aten.where.self(mask, aten.reshape.default(grad, []), _zeros((), grad)),)
     out = _zeros(shape, grad)
-    full_mask = A.expand.default(mask, list(shape))
-    return (A.index_put.default(out, [full_mask], grad, False),)
+    full_mask = aten.expand.default(mask, list(shape))
+    return (aten.index_put.default(out, [full_mask], grad, False),)
 
 
 @derivative(
@@ -146,11 +148,11 @@ def _masked_select(grad, mask, s):
 )
 def _take(grad, index, s):
     n = math.prod(s) if s else 1
-    flat = A.zeros.default([n], dtype=grad._dtype, device=grad.device)
-    flat = A.index_put.default(
-        flat, [A.reshape.default(index, [-1])], A.reshape.default(grad, [-1]), True
+    flat = aten.zeros.default([n], dtype=grad._dtype, device=grad.device)
+    flat = aten.index_put.default(
+        flat, [aten.reshape.default(index, [-1])], aten.reshape.default(grad, [-1]), True
     )
-    return (A.reshape.default(flat, list(s)),)
+    return (aten.reshape.default(flat, list(s)),)
 
 
 @derivative(
@@ -161,8 +163,8 @@ def _take(grad, index, s):
     computed={"src": _shape("source")},
 )
 def _put(grad, index, accumulate, src):
-    g_self = grad if accumulate else A.put.default(grad, index, _zeros(src, grad), False)
-    return g_self, A.reshape.default(A.take.default(grad, index), list(src))
+    g_self = grad if accumulate else aten.put.default(grad, index, _zeros(src, grad), False)
+    return g_self, aten.reshape.default(aten.take.default(grad, index), list(src))
 
 
 @derivative(
@@ -173,38 +175,42 @@ def _put(grad, index, accumulate, src):
 )
 def _scatter_reduce(grad, self, dim, index, src, reduce, include_self, result):
     if reduce == "sum":
-        g_self = grad if include_self else A.scatter.value(grad, dim, index, 0)
-        return g_self, A.gather.default(grad, dim, index)
+        g_self = grad if include_self else aten.scatter.value(grad, dim, index, 0)
+        return g_self, aten.gather.default(grad, dim, index)
     if reduce == "mean":
-        ones = A.ones_like.default(src)
-        counts = A.scatter_add.default(
-            A.ones_like.default(self) if include_self else A.zeros_like.default(self),
+        ones = aten.ones_like.default(src)
+        counts = aten.scatter_add.default(
+            aten.ones_like.default(self) if include_self else aten.zeros_like.default(self),
             dim,
             index,
             ones,
         )
-        counts = A.masked_fill.Scalar(counts, A.eq.Scalar(counts, 0), 1)
-        g = A.div.Tensor(grad, counts)
-        g_self = g if include_self else A.scatter.value(g, dim, index, 0)
-        return g_self, A.gather.default(g, dim, index)
+        counts = aten.masked_fill.Scalar(counts, aten.eq.Scalar(counts, 0), 1)
+        g = aten.div.Tensor(grad, counts)
+        g_self = g if include_self else aten.scatter.value(g, dim, index, 0)
+        return g_self, aten.gather.default(g, dim, index)
     if reduce in ("amax", "amin"):
-        picked = A.gather.default(result, dim, index)
-        src_hit = A.eq.Tensor(src, picked)
+        picked = aten.gather.default(result, dim, index)
+        src_hit = aten.eq.Tensor(src, picked)
         self_hit = (
-            A.eq.Tensor(self, result) if include_self else A.zeros_like.default(self, dtype=bool_)
+            aten.eq.Tensor(self, result)
+            if include_self
+            else aten.zeros_like.default(self, dtype=bool_)
         )
-        counts = A.scatter_add.default(
+        counts = aten.scatter_add.default(
             self_hit.to(grad._dtype), dim, index, src_hit.to(grad._dtype)
         )
-        g = A.div.Tensor(grad, A.masked_fill.Scalar(counts, A.eq.Scalar(counts, 0), 1))
-        return A.mul.Tensor(g, self_hit), A.mul.Tensor(A.gather.default(g, dim, index), src_hit)
+        g = aten.div.Tensor(grad, aten.masked_fill.Scalar(counts, aten.eq.Scalar(counts, 0), 1))
+        return aten.mul.Tensor(g, self_hit), aten.mul.Tensor(
+            aten.gather.default(g, dim, index), src_hit
+        )
     if reduce == "prod":
         g_self = (
-            A.div.Tensor(A.mul.Tensor(grad, result), self)
+            aten.div.Tensor(aten.mul.Tensor(grad, result), self)
             if include_self
-            else A.scatter.value(grad, dim, index, 0)
+            else aten.scatter.value(grad, dim, index, 0)
         )
-        g_src = A.div.Tensor(A.gather.default(A.mul.Tensor(grad, result), dim, index), src)
+        g_src = aten.div.Tensor(aten.gather.default(aten.mul.Tensor(grad, result), dim, index), src)
         return g_self, g_src
     raise RuntimeError(
         f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}"

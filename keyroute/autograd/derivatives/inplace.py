@@ -8,7 +8,7 @@ from ..._ops import ops
 from ._registry import _shape, _zeros, derivative, same_formula
 from .indexing import _index_put
 
-A = ops.aten
+aten = ops.aten
 
 
 # ----------------------------------------------------------------------------- in-place forms
@@ -39,7 +39,7 @@ def _index_put_impl(grad, indices, accumulate):
 
 
 def _zero_self(grad: Any) -> tuple[Any, ...]:
-    return (A.zeros_like.default(grad),)
+    return (aten.zeros_like.default(grad),)
 
 
 # Comparisons written in place into self (the functional comparisons are not differentiable).
@@ -47,7 +47,7 @@ for _op, _node in (("eq", "Eq"), ("ne", "Ne"), ("lt", "Lt"), ("le", "Le"), ("gt"
                    ("ge", "Ge")):  # fmt: skip
     derivative(f"{_op}_.Scalar", f"{_node}Backward0", inputs=("self",))(_zero_self)
     derivative(f"{_op}_.Tensor", f"{_node}Backward1", computed={"o": _shape("other")})(
-        lambda grad, o: (A.zeros_like.default(grad), _zeros(o, grad))
+        lambda grad, o: (aten.zeros_like.default(grad), _zeros(o, grad))
     )
 
 # Random fills: the result does not depend on self's values.

@@ -7,7 +7,7 @@ from typing import Any
 from ..._ops import ops
 from ._registry import _scale, derivative
 
-A = ops.aten
+aten = ops.aten
 
 
 # ----------------------------------------------------------------------------- linear algebra
@@ -22,16 +22,16 @@ def _column_major(t: Any) -> bool:
 def mm_mat1_backward(grad: Any, mat2: Any, mat1: Any) -> Any:
     # A column-major mat1 gets a column-major gradient (no copy when it is accumulated).
     if _column_major(mat1):
-        return A.t.default(A.mm.default(mat2, A.t.default(grad)))
-    return A.mm.default(grad, A.t.default(mat2))
+        return aten.t.default(aten.mm.default(mat2, aten.t.default(grad)))
+    return aten.mm.default(grad, aten.t.default(mat2))
 
 
 def mm_mat2_backward(grad: Any, mat1: Any, mat2: Any) -> Any:
     # A linear layer's weight enters as weight.t(): column-major, so this branch keeps its
     # gradient contiguous after TBackward.
     if _column_major(mat2):
-        return A.t.default(A.mm.default(A.t.default(grad), mat1))
-    return A.mm.default(A.t.default(mat1), grad)
+        return aten.t.default(aten.mm.default(aten.t.default(grad), mat1))
+    return aten.mm.default(aten.t.default(mat1), grad)
 
 
 @derivative("mm", "MmBackward0", save=("self", "mat2"))
@@ -44,8 +44,8 @@ def _mm(grad, self, mat2, needs):
 @derivative("bmm", "BmmBackward0", save=("self", "mat2"))
 def _bmm(grad, self, mat2, needs):
     return (
-        A.bmm.default(grad, A.transpose.int(mat2, 1, 2)) if needs[0] else None,
-        A.bmm.default(A.transpose.int(self, 1, 2), grad) if needs[1] else None,
+        aten.bmm.default(grad, aten.transpose.int(mat2, 1, 2)) if needs[0] else None,
+        aten.bmm.default(aten.transpose.int(self, 1, 2), grad) if needs[1] else None,
     )
 
 
@@ -62,21 +62,25 @@ def _addmm(grad, mat1, mat2, beta, alpha, needs):
 def _baddbmm(grad, batch1, batch2, beta, alpha, needs):
     return (
         _scale(grad, beta) if needs[0] else None,
-        _scale(A.bmm.default(grad, A.transpose.int(batch2, 1, 2)), alpha) if needs[1] else None,
-        _scale(A.bmm.default(A.transpose.int(batch1, 1, 2), grad), alpha) if needs[2] else None,
+        _scale(aten.bmm.default(grad, aten.transpose.int(batch2, 1, 2)), alpha)
+        if needs[1]
+        else None,
+        _scale(aten.bmm.default(aten.transpose.int(batch1, 1, 2), grad), alpha)
+        if needs[2]
+        else None,
     )
 
 
 @derivative("dot", "DotBackward0", save=("self", "tensor"))
 def _dot(grad, self, tensor):
-    return A.mul.Tensor(tensor, grad), A.mul.Tensor(self, grad)
+    return aten.mul.Tensor(tensor, grad), aten.mul.Tensor(self, grad)
 
 
 @derivative("mv", "MvBackward0", save=("self", "vec"))
 def _mv(grad, self, vec):
     return (
-        A.mul.Tensor(A.unsqueeze.default(grad, 1), A.unsqueeze.default(vec, 0)),
-        A.mv.default(A.t.default(self), grad),
+        aten.mul.Tensor(aten.unsqueeze.default(grad, 1), aten.unsqueeze.default(vec, 0)),
+        aten.mv.default(aten.t.default(self), grad),
     )
 
 
@@ -84,11 +88,13 @@ def _mv(grad, self, vec):
 def _addmv(grad, mat, vec, beta, alpha):
     return (
         _scale(grad, beta),
-        _scale(A.mul.Tensor(A.unsqueeze.default(grad, 1), A.unsqueeze.default(vec, 0)), alpha),
-        _scale(A.mv.default(A.t.default(mat), grad), alpha),
+        _scale(
+            aten.mul.Tensor(aten.unsqueeze.default(grad, 1), aten.unsqueeze.default(vec, 0)), alpha
+        ),
+        _scale(aten.mv.default(aten.t.default(mat), grad), alpha),
     )
 
 
 @derivative("vdot", "VdotBackward0", save=("self", "other"))
 def _vdot(grad, self, other):
-    return A.mul.Tensor(other, grad), A.mul.Tensor(self, grad)
+    return aten.mul.Tensor(other, grad), aten.mul.Tensor(self, grad)

@@ -5,30 +5,29 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._registry import A as T
-from ._registry import derivative
+from ._registry import aten, derivative
 
 
 def _mH(x: Any) -> Any:
-    return T.mH.default(x)
+    return aten.mH.default(x)
 
 
 def _mm(a: Any, b: Any) -> Any:
-    return T.matmul.default(a, b)
+    return aten.matmul.default(a, b)
 
 
 def _u(x: Any, *dims: int) -> Any:
     for d in dims:
-        x = T.unsqueeze.default(x, d)
+        x = aten.unsqueeze.default(x, d)
     return x
 
 
 def _inv(x: Any) -> Any:
-    return T.linalg_inv_ex.default(x)[0]
+    return aten.linalg_inv_ex.default(x)[0]
 
 
 def _diag_embed(v: Any) -> Any:
-    return T.diag_embed.default(v, 0, -2, -1)
+    return aten.diag_embed.default(v, 0, -2, -1)
 
 
 @derivative("_linalg_det", "LinalgDetBackward0", save=("A", "result"), n_outputs=3)
@@ -37,9 +36,9 @@ def _det(grads, A, result):
     if g is None:
         return (None,)
     # d det / dA = det * A^{-H} (for invertible A), conjugated as the adjoint convention.
-    det = T.conj_physical.default(result) if result.is_complex() else result
-    scale = _u(T.mul.Tensor(g, det), -1, -1)
-    return (T.mul.Tensor(scale, _mH(_inv(A))),)
+    det = aten.conj_physical.default(result) if result.is_complex() else result
+    scale = _u(aten.mul.Tensor(g, det), -1, -1)
+    return (aten.mul.Tensor(scale, _mH(_inv(A))),)
 
 
 @derivative(
@@ -54,7 +53,7 @@ def _slogdet(grads, A, result0, result1):
     if g is None:
         return (None,)
     # d log|det A| / dA = A^{-H}.
-    return (T.mul.Tensor(_u(g, -1, -1), _mH(_inv(A))),)
+    return (aten.mul.Tensor(_u(g, -1, -1), _mH(_inv(A))),)
 
 
 @derivative("linalg_inv_ex", "LinalgInvExBackward0", save=("result",), n_outputs=2)
@@ -63,7 +62,7 @@ def _inv_ex(grads, result):
     if g is None:
         return (None,)
     inv_h = _mH(result)
-    return (T.neg.default(_mm(_mm(inv_h, g), inv_h)),)
+    return (aten.neg.default(_mm(_mm(inv_h, g), inv_h)),)
 
 
 @derivative(
@@ -79,18 +78,18 @@ def _solve_ex(grads, A, left, result, needs):
     from ...aten.linalg_ops import solve_is_vector
 
     vec = solve_is_vector(tuple(A.shape), tuple(result.shape)) and result.dim() == A.dim() - 1
-    gx = T.unsqueeze.default(g, -1) if vec else g
-    x = T.unsqueeze.default(result, -1) if vec else result
+    gx = aten.unsqueeze.default(g, -1) if vec else g
+    x = aten.unsqueeze.default(result, -1) if vec else result
     if left:
         # X = A^{-1} B: gB = A^{-H} gX, gA = -gB X^H.
-        gB = T.linalg_solve.default(_mH(A), gx)
-        gA = T.neg.default(_mm(gB, _mH(x))) if needs[0] else None
+        gB = aten.linalg_solve.default(_mH(A), gx)
+        gA = aten.neg.default(_mm(gB, _mH(x))) if needs[0] else None
     else:
         # X = B A^{-1}: gB = gX A^{-H}, gA = -X^H gB.
-        gB = T.linalg_solve.default(_mH(A), gx, left=False)
-        gA = T.neg.default(_mm(_mH(x), gB)) if needs[0] else None
+        gB = aten.linalg_solve.default(_mH(A), gx, left=False)
+        gA = aten.neg.default(_mm(_mH(x), gB)) if needs[0] else None
     if vec:
-        gB = T.squeeze.dim(gB, -1)
+        gB = aten.squeeze.dim(gB, -1)
     return gA, (gB if needs[1] else None)
 
 
@@ -99,11 +98,13 @@ def _cholesky_grad(g: Any, L: Any, upper: bool) -> Any:
         L, g = _mH(L), _mH(g)
     # gA = L^{-H} Phi(L^H gL) L^{-1}, symmetrized: Phi keeps the lower triangle, halving
     # its diagonal.
-    phi = T.tril.default(_mm(_mH(L), g))
-    phi = T.sub.Tensor(phi, T.mul.Scalar(_diag_embed(T.diagonal.default(phi, 0, -2, -1)), 0.5))
+    phi = aten.tril.default(_mm(_mH(L), g))
+    phi = aten.sub.Tensor(
+        phi, aten.mul.Scalar(_diag_embed(aten.diagonal.default(phi, 0, -2, -1)), 0.5)
+    )
     linv = _inv(L)
     gA = _mm(_mm(_mH(linv), phi), linv)
-    return T.mul.Scalar(T.add.Tensor(gA, _mH(gA)), 0.5)
+    return aten.mul.Scalar(aten.add.Tensor(gA, _mH(gA)), 0.5)
 
 
 @derivative(
@@ -121,7 +122,7 @@ def _cholesky(grad, upper, result):
 
 
 def _skew(x: Any) -> Any:
-    return T.sub.Tensor(x, _mH(x))
+    return aten.sub.Tensor(x, _mH(x))
 
 
 @derivative(
@@ -131,16 +132,16 @@ def _eigh(grads, result0, result1):
     gL, gV = grads
     L, V = result0, result1
     if gV is None:
-        return (_mm(T.mul.Tensor(V, _u(gL, -2)), _mH(V)),)
+        return (_mm(aten.mul.Tensor(V, _u(gL, -2)), _mH(V)),)
     # gA = V (diag(gL) + skew(V^H gV) / 2 / E) V^H, E_ij = L_j - L_i.
-    E = T.sub.Tensor(_u(L, -2), _u(L, -1))
+    E = aten.sub.Tensor(_u(L, -2), _u(L, -1))
     n = L.shape[-1]
-    eye = T.eye.default(n, dtype=E._dtype)
-    E = T.add.Tensor(E, eye)  # the diagonal is replaced below: any nonzero value
-    inner = T.div.Tensor(T.mul.Scalar(_skew(_mm(_mH(V), gV)), 0.5), E)
-    inner = T.mul.Tensor(inner, T.rsub.Scalar(eye, 1))
+    eye = aten.eye.default(n, dtype=E._dtype)
+    E = aten.add.Tensor(E, eye)  # the diagonal is replaced below: any nonzero value
+    inner = aten.div.Tensor(aten.mul.Scalar(_skew(_mm(_mH(V), gV)), 0.5), E)
+    inner = aten.mul.Tensor(inner, aten.rsub.Scalar(eye, 1))
     if gL is not None:
-        inner = T.add.Tensor(inner, _diag_embed(gL))
+        inner = aten.add.Tensor(inner, _diag_embed(gL))
     return (_mm(_mm(V, inner), _mH(V)),)
 
 
@@ -156,38 +157,40 @@ def _svd(grads, full_matrices, result0, result1, result2):
     U, S, Vh = result0, result1, result2
     k = S.shape[-1]
     if full_matrices and U.dim() and (U.shape[-1] > k or Vh.shape[-2] > k):
-        U = T.narrow.default(U, -1, 0, k)
-        Vh = T.narrow.default(Vh, -2, 0, k)
+        U = aten.narrow.default(U, -1, 0, k)
+        Vh = aten.narrow.default(Vh, -2, 0, k)
         if gU is not None:
-            gU = T.narrow.default(gU, -1, 0, k)
+            gU = aten.narrow.default(gU, -1, 0, k)
         if gVh is not None:
-            gVh = T.narrow.default(gVh, -2, 0, k)
+            gVh = aten.narrow.default(gVh, -2, 0, k)
     if gU is None and gVh is None:
-        return (_mm(T.mul.Tensor(U, _u(gS, -2)), Vh),)
+        return (_mm(aten.mul.Tensor(U, _u(gS, -2)), Vh),)
     V = _mH(Vh)
     m, n = U.shape[-2], V.shape[-2]
     Sr = _u(S, -2)  # S_j along columns
     Sc = _u(S, -1)  # S_i along rows
-    S2 = T.mul.Tensor(S, S)
-    eye = T.eye.default(k, dtype=S._dtype)
-    E = T.add.Tensor(T.sub.Tensor(_u(S2, -2), _u(S2, -1)), eye)
+    S2 = aten.mul.Tensor(S, S)
+    eye = aten.eye.default(k, dtype=S._dtype)
+    E = aten.add.Tensor(aten.sub.Tensor(_u(S2, -2), _u(S2, -1)), eye)
     inner = None
     if gU is not None:
-        inner = T.mul.Tensor(_skew(_mm(_mH(U), gU)), Sr)
+        inner = aten.mul.Tensor(_skew(_mm(_mH(U), gU)), Sr)
     if gVh is not None:
         gV = _mH(gVh)
-        t = T.mul.Tensor(Sc, _skew(_mm(Vh, gV)))
-        inner = t if inner is None else T.add.Tensor(inner, t)
-    inner = T.mul.Tensor(T.div.Tensor(inner, E), T.rsub.Scalar(eye, 1))
+        t = aten.mul.Tensor(Sc, _skew(_mm(Vh, gV)))
+        inner = t if inner is None else aten.add.Tensor(inner, t)
+    inner = aten.mul.Tensor(aten.div.Tensor(inner, E), aten.rsub.Scalar(eye, 1))
     if gS is not None:
-        inner = T.add.Tensor(inner, _diag_embed(gS))
+        inner = aten.add.Tensor(inner, _diag_embed(gS))
     if m > k and gU is not None:
-        gUS = T.div.Tensor(gU, Sr)
-        left = T.add.Tensor(_mm(U, inner), T.sub.Tensor(gUS, _mm(U, _mm(_mH(U), gUS))))
+        gUS = aten.div.Tensor(gU, Sr)
+        left = aten.add.Tensor(_mm(U, inner), aten.sub.Tensor(gUS, _mm(U, _mm(_mH(U), gUS))))
         return (_mm(left, Vh),)
     if n > k and gVh is not None:
-        gVS = T.div.Tensor(_mH(gVh), Sr)
-        right = T.add.Tensor(_mm(inner, Vh), T.sub.Tensor(_mH(gVS), _mm(_mm(_mH(gVS), V), Vh)))
+        gVS = aten.div.Tensor(_mH(gVh), Sr)
+        right = aten.add.Tensor(
+            _mm(inner, Vh), aten.sub.Tensor(_mH(gVS), _mm(_mm(_mH(gVS), V), Vh))
+        )
         return (_mm(U, right),)
     return (_mm(_mm(U, inner), Vh),)
 
@@ -216,20 +219,20 @@ def _qr(grads, mode, result0, result1):
     if m >= n:
         return (_qr_square(gQ, gR, Q, R),)
     # Wide A = [X | Y] = Q [U | V]: X = Q U is the square case with gQ + Y gV^H; gY = Q gV.
-    U = T.narrow.default(R, -1, 0, m)
+    U = aten.narrow.default(R, -1, 0, m)
     gU = gY = None
     if gR is not None:
-        gU = T.narrow.default(gR, -1, 0, m)
-        gV = T.narrow.default(gR, -1, m, n - m)
-        Y = _mm(Q, T.narrow.default(R, -1, m, n - m))
+        gU = aten.narrow.default(gR, -1, 0, m)
+        gV = aten.narrow.default(gR, -1, m, n - m)
+        Y = _mm(Q, aten.narrow.default(R, -1, m, n - m))
         extra = _mm(Y, _mH(gV))
-        gQ = extra if gQ is None else T.add.Tensor(gQ, extra)
+        gQ = extra if gQ is None else aten.add.Tensor(gQ, extra)
         gY = _mm(Q, gV)
     gX = _qr_square(gQ, gU, Q, U)
     if gY is None:
-        gY = T.zeros_like.default(T.narrow.default(R, -1, m, n - m))
+        gY = aten.zeros_like.default(aten.narrow.default(R, -1, m, n - m))
         gY = _mm(Q, gY)
-    return (T.cat.default([gX, gY], -1),)
+    return (aten.cat.default([gX, gY], -1),)
 
 
 def _qr_square(gQ, gR, Q, R):
@@ -240,13 +243,13 @@ def _qr_square(gQ, gR, Q, R):
         M = _mm(R, _mH(gR))
     if gQ is not None:
         t = _mm(_mH(gQ), Q)
-        M = T.neg.default(t) if M is None else T.sub.Tensor(M, t)
-    low = T.tril.default(M, -1)
-    diag = _diag_embed(T.diagonal.default(M, 0, -2, -1))
-    b = _mm(Q, T.add.Tensor(T.add.Tensor(low, _mH(low)), diag))
+        M = aten.neg.default(t) if M is None else aten.sub.Tensor(M, t)
+    low = aten.tril.default(M, -1)
+    diag = _diag_embed(aten.diagonal.default(M, 0, -2, -1))
+    b = _mm(Q, aten.add.Tensor(aten.add.Tensor(low, _mH(low)), diag))
     if gQ is not None:
-        b = T.add.Tensor(b, gQ)
-    return T.linalg_solve.default(_mH(R), b, left=False)
+        b = aten.add.Tensor(b, gQ)
+    return aten.linalg_solve.default(_mH(R), b, left=False)
 
 
 @derivative("linalg_matrix_exp", "LinalgMatrixExpBackward0", save=("self",))
@@ -255,17 +258,17 @@ def _matrix_exp(grad, self):
     # upper-right block.
     n = self.shape[-1]
     ah = _mH(self)
-    z = T.zeros_like.default(self)
-    top = T.cat.default([ah, grad], -1)
-    bot = T.cat.default([z, ah], -1)
-    big = T.linalg_matrix_exp.default(T.cat.default([top, bot], -2))
-    return (T.narrow.default(T.narrow.default(big, -2, 0, n), -1, n, n),)
+    z = aten.zeros_like.default(self)
+    top = aten.cat.default([ah, grad], -1)
+    bot = aten.cat.default([z, ah], -1)
+    big = aten.linalg_matrix_exp.default(aten.cat.default([top, bot], -2))
+    return (aten.narrow.default(aten.narrow.default(big, -2, 0, n), -1, n, n),)
 
 
 @derivative("linalg_cross", "LinalgCrossBackward0", save=("self", "other", "dim"))
 def _cross(grad, self, other, dim, needs):
-    gs = T.linalg_cross.default(other, grad, dim=dim) if needs[0] else None
-    go = T.linalg_cross.default(grad, self, dim=dim) if needs[1] else None
+    gs = aten.linalg_cross.default(other, grad, dim=dim) if needs[0] else None
+    go = aten.linalg_cross.default(grad, self, dim=dim) if needs[1] else None
     return gs, go
 
 
@@ -284,12 +287,12 @@ def _pinv_backward(grad, P, self):
     # dP = -P dA P + P P^H dA^H (I - A P) + (I - P A) dA^H P^H P, transposed onto dA.
     Ph, gh = _mH(P), _mH(grad)
     m, n = self.shape[-2], self.shape[-1]
-    eye_m = T.eye.default(m, dtype=self._dtype)
-    eye_n = T.eye.default(n, dtype=self._dtype)
-    t1 = T.neg.default(_mm(_mm(Ph, grad), Ph))
-    t2 = _mm(_mm(T.sub.Tensor(eye_m, _mm(self, P)), gh), _mm(P, Ph))
-    t3 = _mm(_mm(_mm(Ph, P), gh), T.sub.Tensor(eye_n, _mm(P, self)))
-    return T.add.Tensor(T.add.Tensor(t1, t2), t3)
+    eye_m = aten.eye.default(m, dtype=self._dtype)
+    eye_n = aten.eye.default(n, dtype=self._dtype)
+    t1 = aten.neg.default(_mm(_mm(Ph, grad), Ph))
+    t2 = _mm(_mm(aten.sub.Tensor(eye_m, _mm(self, P)), gh), _mm(P, Ph))
+    t3 = _mm(_mm(_mm(Ph, P), gh), aten.sub.Tensor(eye_n, _mm(P, self)))
+    return aten.add.Tensor(aten.add.Tensor(t1, t2), t3)
 
 
 @derivative(
@@ -303,26 +306,26 @@ def _pinv_backward(grad, P, self):
 def _lstsq(grads, self, b, needs):
     gX, gres = grads[0], grads[1]
     vec = b.dim() == self.dim() - 1
-    bb = T.unsqueeze.default(b, -1) if vec else b
-    P = T.linalg_pinv.atol_rtol_float(self)
+    bb = aten.unsqueeze.default(b, -1) if vec else b
+    P = aten.linalg_pinv.atol_rtol_float(self)
     gA = gB = None
     if gX is not None:
-        gx = T.unsqueeze.default(gX, -1) if vec else gX
+        gx = aten.unsqueeze.default(gX, -1) if vec else gX
         gA = _pinv_backward(_mm(gx, _mH(bb)), P, self) if needs[0] else None
         gB = _mm(_mH(P), gx) if needs[1] else None
     if gres is not None and gres.numel():
         # residuals = |A X - B|^2 per column at the minimizer X: by the envelope theorem
         # d/dB = -2 (A X - B) g, d/dA = 2 (A X - B) g X^H.
         X = _mm(P, bb)
-        r = T.sub.Tensor(_mm(self, X), bb)
-        g = T.unsqueeze.default(T.unsqueeze.default(gres, -1), -1) if vec else _u(gres, -2)
-        rg = T.mul.Scalar(T.mul.Tensor(r, g), 2.0)
+        r = aten.sub.Tensor(_mm(self, X), bb)
+        g = aten.unsqueeze.default(aten.unsqueeze.default(gres, -1), -1) if vec else _u(gres, -2)
+        rg = aten.mul.Scalar(aten.mul.Tensor(r, g), 2.0)
         if needs[0]:
             t = _mm(rg, _mH(X))
-            gA = t if gA is None else T.add.Tensor(gA, t)
+            gA = t if gA is None else aten.add.Tensor(gA, t)
         if needs[1]:
-            t = T.neg.default(rg)
-            gB = t if gB is None else T.add.Tensor(gB, t)
+            t = aten.neg.default(rg)
+            gB = t if gB is None else aten.add.Tensor(gB, t)
     if gB is not None and vec:
-        gB = T.squeeze.dim(gB, -1)
+        gB = aten.squeeze.dim(gB, -1)
     return gA, gB

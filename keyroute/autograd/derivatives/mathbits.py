@@ -7,34 +7,34 @@ from __future__ import annotations
 from ..._ops import ops
 from ._registry import derivative
 
-A = ops.aten
+aten = ops.aten
 
 
 @derivative("_conj", "ConjBackward0")
 def _conj(grad):
-    return (A._conj.default(grad),)
+    return (aten._conj.default(grad),)
 
 
 @derivative("_neg_view", "NegViewBackward0")
 def _neg_view(grad):
-    return (A._neg_view.default(grad),)
+    return (aten._neg_view.default(grad),)
 
 
 @derivative("_conj_physical", "ConjPhysicalBackward0")
 def _conj_physical(grad):
-    return (A.conj_physical.default(grad),)
+    return (aten.conj_physical.default(grad),)
 
 
 @derivative("view_as_real", "ViewAsRealBackward0")
 def _view_as_real(grad):
-    return (A.view_as_complex.default(A.contiguous.default(grad)),)
+    return (aten.view_as_complex.default(aten.contiguous.default(grad)),)
 
 
 @derivative("view_as_complex", "ViewAsComplexBackward0")
 def _view_as_complex(grad):
-    return (A.view_as_real.default(A.resolve_conj.default(A.contiguous.default(grad))),)
+    return (aten.view_as_real.default(aten.resolve_conj.default(aten.contiguous.default(grad))),)
 
 
 @derivative("conj_physical_", "ConjPhysicalBackward1")
 def _conj_physical_(grad):
-    return (A.conj_physical.default(grad),)
+    return (aten.conj_physical.default(grad),)

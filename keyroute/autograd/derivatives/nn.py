@@ -9,7 +9,7 @@ from ..._ops import ops
 from ..grad_mode import is_grad_enabled
 from ._registry import _shape, derivative
 
-A = ops.aten
+aten = ops.aten
 
 
 # ----------------------------------------------------------------------------- nn
@@ -23,8 +23,8 @@ def _reduce_factor(reduction: int, n: int) -> float:
 def _mse(grad, self, target, reduction, needs):
     # PyTorch's: self: mse_loss_backward(grad, self, target); target: the same with the two
     # swapped, each only when needed.
-    g_self = A.mse_loss_backward.default(grad, self, target, reduction) if needs[0] else None
-    g_target = A.mse_loss_backward.default(grad, target, self, reduction) if needs[1] else None
+    g_self = aten.mse_loss_backward.default(grad, self, target, reduction) if needs[0] else None
+    g_target = aten.mse_loss_backward.default(grad, target, self, reduction) if needs[1] else None
     return g_self, g_target
 
 
@@ -37,18 +37,18 @@ def _mse(grad, self, target, reduction, needs):
 def _bce(grad, self, target, weight, reduction):
     if not is_grad_enabled() and not target.requires_grad:
         # binary_cross_entropy_backward (its double backward: the composite below)
-        return (A.binary_cross_entropy_backward.default(grad, self, target, weight, reduction),
+        return (aten.binary_cross_entropy_backward.default(grad, self, target, weight, reduction),
                 None, None)  # fmt: skip
     n = self.numel() if reduction == 1 else 1
     eps = 1e-12
-    denom = A.clamp_min.default(A.mul.Tensor(self, A.rsub.Scalar(self, 1)), eps)
-    g_self = A.div.Tensor(A.sub.Tensor(self, target), denom)
-    g_target = A.sub.Tensor(A.log.default(A.rsub.Scalar(self, 1)), A.log.default(self))
+    denom = aten.clamp_min.default(aten.mul.Tensor(self, aten.rsub.Scalar(self, 1)), eps)
+    g_self = aten.div.Tensor(aten.sub.Tensor(self, target), denom)
+    g_target = aten.sub.Tensor(aten.log.default(aten.rsub.Scalar(self, 1)), aten.log.default(self))
     if weight is not None:
-        g_self = A.mul.Tensor(g_self, weight)
-        g_target = A.mul.Tensor(g_target, weight)
-    g = A.div.Scalar(grad, n)
-    return A.mul.Tensor(g_self, g), A.mul.Tensor(g_target, g), None
+        g_self = aten.mul.Tensor(g_self, weight)
+        g_target = aten.mul.Tensor(g_target, weight)
+    g = aten.div.Scalar(grad, n)
+    return aten.mul.Tensor(g_self, g), aten.mul.Tensor(g_target, g), None
 
 
 @derivative(
@@ -63,28 +63,32 @@ def _bce_logits(grad, self, target, weight, pos_weight, reduction, needs):
     n = self.numel() if reduction == 1 else 1
     g_self = g_target = None
     if needs[0]:
-        sig = A.sigmoid.default(self)
+        sig = aten.sigmoid.default(self)
         if pos_weight is None:
-            g_self = A.mul.Tensor(A.sub.Tensor(sig, target), grad)
+            g_self = aten.mul.Tensor(aten.sub.Tensor(sig, target), grad)
         else:
-            pt = A.mul.Tensor(pos_weight, target)
-            g_self = A.sub.Tensor(A.mul.Tensor(sig, A.add.Tensor(A.rsub.Scalar(target, 1), pt)), pt)
-            g_self = A.mul.Tensor(g_self, grad)
+            pt = aten.mul.Tensor(pos_weight, target)
+            g_self = aten.sub.Tensor(
+                aten.mul.Tensor(sig, aten.add.Tensor(aten.rsub.Scalar(target, 1), pt)), pt
+            )
+            g_self = aten.mul.Tensor(g_self, grad)
         if weight is not None:
-            g_self = A.mul.Tensor(g_self, weight)
+            g_self = aten.mul.Tensor(g_self, weight)
         if reduction == 1:
-            g_self = A.div.Scalar(g_self, n) if is_grad_enabled() else A.div_.Scalar(g_self, n)
+            g_self = (
+                aten.div.Scalar(g_self, n) if is_grad_enabled() else aten.div_.Scalar(g_self, n)
+            )
     if needs[1]:
         if pos_weight is None:
-            g_target = A.neg.default(self)
+            g_target = aten.neg.default(self)
         else:
-            sig = A.sigmoid.default(self)
-            log_sig = A.log.default(sig)
-            log_1m = A.log.default(A.rsub.Scalar(sig, 1))
-            g_target = A.sub.Tensor(log_1m, A.mul.Tensor(pos_weight, log_sig))
+            sig = aten.sigmoid.default(self)
+            log_sig = aten.log.default(sig)
+            log_1m = aten.log.default(aten.rsub.Scalar(sig, 1))
+            g_target = aten.sub.Tensor(log_1m, aten.mul.Tensor(pos_weight, log_sig))
         if weight is not None:
-            g_target = A.mul.Tensor(g_target, weight)
-        g_target = A.mul.Tensor(g_target, A.div.Scalar(grad, n))
+            g_target = aten.mul.Tensor(g_target, weight)
+        g_target = aten.mul.Tensor(g_target, aten.div.Scalar(grad, n))
     return g_self, g_target, None, None
 
 
@@ -100,29 +104,31 @@ def _nll_backward(
 ) -> Any:
     from ..._api.creation import tensor as _tensor
 
-    valid = A.ne.Scalar(target, ignore_index)
-    safe_target = A.where.self(valid, target, A.zeros_like.default(target))
+    valid = aten.ne.Scalar(target, ignore_index)
+    safe_target = aten.where.self(valid, target, aten.zeros_like.default(target))
     if weight is not None:
-        w = A.index_select.default(weight, 0, A.reshape.default(safe_target, [-1]))
-        w = A.reshape.default(w, list(target.shape))
+        w = aten.index_select.default(weight, 0, aten.reshape.default(safe_target, [-1]))
+        w = aten.reshape.default(w, list(target.shape))
     else:
-        w = A.ones_like.default(target, dtype=self._dtype)
-    w = A.mul.Tensor(w, valid)
+        w = aten.ones_like.default(target, dtype=self._dtype)
+    w = aten.mul.Tensor(w, valid)
     if reduction == 0:
-        g = A.mul.Tensor(A.neg.default(grad), w)
+        g = aten.mul.Tensor(aten.neg.default(grad), w)
     elif reduction == 1:
-        g = A.mul.Tensor(A.neg.default(A.div.Tensor(grad, total_weight)), w)
+        g = aten.mul.Tensor(aten.neg.default(aten.div.Tensor(grad, total_weight)), w)
     else:
-        g = A.mul.Tensor(A.neg.default(grad), w)
+        g = aten.mul.Tensor(aten.neg.default(grad), w)
     del _tensor
-    out = A.zeros_like.default(self)
+    out = aten.zeros_like.default(self)
     if self.dim() == 1:
-        return A.scatter.src(out, 0, A.reshape.default(safe_target, [1]), A.reshape.default(g, [1]))
-    return A.scatter.src(
+        return aten.scatter.src(
+            out, 0, aten.reshape.default(safe_target, [1]), aten.reshape.default(g, [1])
+        )
+    return aten.scatter.src(
         out,
         class_dim,
-        A.unsqueeze.default(safe_target, class_dim),
-        A.unsqueeze.default(g, class_dim),
+        aten.unsqueeze.default(safe_target, class_dim),
+        aten.unsqueeze.default(g, class_dim),
     )
 
 
@@ -136,7 +142,7 @@ def _nll_backward(
 )
 def _nll(grads, self, target, weight, reduction, ignore_index, result1):
     return (
-        A.nll_loss_backward.default(
+        aten.nll_loss_backward.default(
             grads[0], self, target, weight, reduction, ignore_index, result1
         ),
     )
@@ -169,27 +175,29 @@ def _layer_norm(grads, input, normalized_shape, weight, bias, result1, result2, 
         # takes the composite below (its graph is the double backward).
         mask = [bool(needs[0]), bool(needs[1]) and weight is not None,
                 bool(needs[2]) and bias is not None]  # fmt: skip
-        return A.native_layer_norm_backward.default(
+        return aten.native_layer_norm_backward.default(
             grad, input, normalized_shape, result1, result2, weight, bias, mask
         )
     nd = len(normalized_shape)
     axes = list(range(input.dim() - nd, input.dim()))
     batch_axes = list(range(input.dim() - nd))
     n = math.prod(normalized_shape) if nd else 1
-    xhat = A.mul.Tensor(A.sub.Tensor(input, result1), result2)
-    dy = A.mul.Tensor(grad, weight) if weight is not None else grad
-    sum_dy = A.sum.dim_IntList(dy, axes, True)
-    sum_dy_xhat = A.sum.dim_IntList(A.mul.Tensor(dy, xhat), axes, True)
-    dx = A.mul.Tensor(
-        A.mul.Scalar(result2, 1.0 / n),
-        A.sub.Tensor(A.sub.Tensor(A.mul.Scalar(dy, n), sum_dy), A.mul.Tensor(xhat, sum_dy_xhat)),
+    xhat = aten.mul.Tensor(aten.sub.Tensor(input, result1), result2)
+    dy = aten.mul.Tensor(grad, weight) if weight is not None else grad
+    sum_dy = aten.sum.dim_IntList(dy, axes, True)
+    sum_dy_xhat = aten.sum.dim_IntList(aten.mul.Tensor(dy, xhat), axes, True)
+    dx = aten.mul.Tensor(
+        aten.mul.Scalar(result2, 1.0 / n),
+        aten.sub.Tensor(
+            aten.sub.Tensor(aten.mul.Scalar(dy, n), sum_dy), aten.mul.Tensor(xhat, sum_dy_xhat)
+        ),
     )
     dw = db = None
     if weight is not None:
-        prod_ = A.mul.Tensor(grad, xhat)
-        dw = A.sum.dim_IntList(prod_, batch_axes, False) if batch_axes else prod_
+        prod_ = aten.mul.Tensor(grad, xhat)
+        dw = aten.sum.dim_IntList(prod_, batch_axes, False) if batch_axes else prod_
     if bias is not None:
-        db = A.sum.dim_IntList(grad, batch_axes, False) if batch_axes else grad
+        db = aten.sum.dim_IntList(grad, batch_axes, False) if batch_axes else grad
     return dx, dw, db
 
 
@@ -203,7 +211,9 @@ def _layer_norm(grads, input, normalized_shape, weight, bias, result1, result2, 
 def _embedding(grad, indices, padding_idx, scale_grad_by_freq, s):
     # PyTorch's embedding_backward (CompositeImplicitAutograd) -> embedding_dense_backward
     return (
-        A.embedding_backward.default(grad, indices, s[0], padding_idx, scale_grad_by_freq, False),
+        aten.embedding_backward.default(
+            grad, indices, s[0], padding_idx, scale_grad_by_freq, False
+        ),
     )
 
 
@@ -219,7 +229,7 @@ def _native_dropout(grads, p, train, result1):
     if train is False:
         return (grad,)
     scale = 0.0 if p >= 1 else 1.0 / (1.0 - p)
-    return (A.mul.Scalar(A.mul.Tensor(grad, result1), scale),)
+    return (aten.mul.Scalar(aten.mul.Tensor(grad, result1), scale),)
 
 
 @derivative(
@@ -236,7 +246,7 @@ def _native_dropout(grads, p, train, result1):
 def _sdpa_flash(grads, query, key, value, dropout_p, is_causal, attn_mask, scale, result0, result1):
     # PyTorch's formula: the fused CPU backward, one operator for the three gradients (it
     # recomputes the probabilities from the saved logsumexp).
-    return A._scaled_dot_product_flash_attention_for_cpu_backward.default(
+    return aten._scaled_dot_product_flash_attention_for_cpu_backward.default(
         grads[0], query, key, value, result0, result1, dropout_p, is_causal,
         attn_mask=attn_mask, scale=scale,
     )  # fmt: skip
@@ -251,7 +261,7 @@ def _sdpa_flash(grads, query, key, value, dropout_p, is_causal, attn_mask, scale
 )
 def _max_pool2d(grads, self, kernel_size, stride, padding, dilation, ceil_mode, result1):
     return (
-        A.max_pool2d_with_indices_backward.default(
+        aten.max_pool2d_with_indices_backward.default(
             grads[0], self, kernel_size, stride, padding, dilation, ceil_mode, result1
         ),
     )
@@ -274,7 +284,7 @@ def _avg_pool2d(
     grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override
 ):
     return (
-        A.avg_pool2d_backward.default(
+        aten.avg_pool2d_backward.default(
             grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
             divisor_override,
         ),
@@ -283,7 +293,7 @@ def _avg_pool2d(
 
 @derivative("_adaptive_avg_pool2d", "AdaptiveAvgPool2DBackward0", save=("self",))
 def _adaptive_avg_pool2d(grad, self):
-    return (A._adaptive_avg_pool2d_backward.default(grad, self),)
+    return (aten._adaptive_avg_pool2d_backward.default(grad, self),)
 
 
 @derivative(
@@ -315,7 +325,7 @@ def _convolution(
 ):
     bias_sizes = None if bias is None else list(bias.shape)
     mask = [input.requires_grad, weight.requires_grad, bias is not None and bias.requires_grad]
-    g_in, g_w, g_b = A.convolution_backward.default(
+    g_in, g_w, g_b = aten.convolution_backward.default(
         grad,
         input,
         weight,

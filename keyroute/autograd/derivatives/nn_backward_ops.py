@@ -17,7 +17,7 @@ from typing import Any
 from ..._ops import ops
 from ._registry import derivative
 
-A = ops.aten
+aten = ops.aten
 
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
 _SQRT1_2 = 1.0 / math.sqrt(2.0)
@@ -26,7 +26,7 @@ _C = 0.044715
 
 
 def _zeros_like(t: Any) -> Any:
-    return A.zeros_like.default(t)
+    return aten.zeros_like.default(t)
 
 
 # ----------------------------------------------------------------------------- activations
@@ -35,27 +35,32 @@ def _zeros_like(t: Any) -> Any:
 def _gelu_second(x: Any, approximate: str) -> Any:
     """d²gelu/dx² at x."""
     if approximate == "tanh":
-        x2 = A.mul.Tensor(x, x)
-        u = A.mul.Scalar(A.add.Tensor(x, A.mul.Scalar(A.mul.Tensor(x2, x), _C)), _K)
-        du = A.mul.Scalar(A.add.Scalar(A.mul.Scalar(x2, 3 * _C), 1), _K)
-        ddu = A.mul.Scalar(x, 6 * _C * _K)
-        t = A.tanh.default(u)
-        sech2 = A.rsub.Scalar(A.mul.Tensor(t, t), 1)
+        x2 = aten.mul.Tensor(x, x)
+        u = aten.mul.Scalar(aten.add.Tensor(x, aten.mul.Scalar(aten.mul.Tensor(x2, x), _C)), _K)
+        du = aten.mul.Scalar(aten.add.Scalar(aten.mul.Scalar(x2, 3 * _C), 1), _K)
+        ddu = aten.mul.Scalar(x, 6 * _C * _K)
+        t = aten.tanh.default(u)
+        sech2 = aten.rsub.Scalar(aten.mul.Tensor(t, t), 1)
         # (1 - t²) u' + x/2 (1 - t²) (u'' - 2 t u'²)
-        inner = A.sub.Tensor(ddu, A.mul.Scalar(A.mul.Tensor(t, A.mul.Tensor(du, du)), 2))
-        return A.add.Tensor(
-            A.mul.Tensor(sech2, du), A.mul.Tensor(A.mul.Scalar(A.mul.Tensor(x, sech2), 0.5), inner)
+        inner = aten.sub.Tensor(
+            ddu, aten.mul.Scalar(aten.mul.Tensor(t, aten.mul.Tensor(du, du)), 2)
         )
-    pdf = A.mul.Scalar(A.exp.default(A.mul.Scalar(A.mul.Tensor(x, x), -0.5)), _INV_SQRT_2PI)
-    return A.mul.Tensor(pdf, A.rsub.Scalar(A.mul.Tensor(x, x), 2))
+        return aten.add.Tensor(
+            aten.mul.Tensor(sech2, du),
+            aten.mul.Tensor(aten.mul.Scalar(aten.mul.Tensor(x, sech2), 0.5), inner),
+        )
+    pdf = aten.mul.Scalar(
+        aten.exp.default(aten.mul.Scalar(aten.mul.Tensor(x, x), -0.5)), _INV_SQRT_2PI
+    )
+    return aten.mul.Tensor(pdf, aten.rsub.Scalar(aten.mul.Tensor(x, x), 2))
 
 
 @derivative("gelu_backward", "GeluBackwardBackward0", save=("grad_output", "self", "approximate"))
 def _gelu_backward(grad, grad_output, self, approximate, needs):
-    g_go = A.gelu_backward.default(grad, self, approximate=approximate) if needs[0] else None
+    g_go = aten.gelu_backward.default(grad, self, approximate=approximate) if needs[0] else None
     g_x = None
     if needs[1]:
-        g_x = A.mul.Tensor(A.mul.Tensor(grad, grad_output), _gelu_second(self, approximate))
+        g_x = aten.mul.Tensor(aten.mul.Tensor(grad, grad_output), _gelu_second(self, approximate))
     return g_go, g_x
 
 
@@ -65,15 +70,15 @@ def _gelu_backward(grad, grad_output, self, approximate, needs):
     save=("grad_output", "self", "beta", "threshold"),
 )
 def _softplus_backward(grad, grad_output, self, beta, threshold, needs):
-    g_go = A.softplus_backward.default(grad, self, beta, threshold) if needs[0] else None
+    g_go = aten.softplus_backward.default(grad, self, beta, threshold) if needs[0] else None
     g_x = None
     if needs[1]:
         # softplus_double_backward: beta s (1 - s) where beta x <= threshold, else 0
-        bx = A.mul.Scalar(self, beta)
-        s = A.sigmoid.default(bx)
-        d = A.mul.Scalar(A.mul.Tensor(s, A.rsub.Scalar(s, 1)), beta)
-        d = A.masked_fill.Scalar(d, A.gt.Scalar(bx, threshold), 0)
-        g_x = A.mul.Tensor(A.mul.Tensor(grad, grad_output), d)
+        bx = aten.mul.Scalar(self, beta)
+        s = aten.sigmoid.default(bx)
+        d = aten.mul.Scalar(aten.mul.Tensor(s, aten.rsub.Scalar(s, 1)), beta)
+        d = aten.masked_fill.Scalar(d, aten.gt.Scalar(bx, threshold), 0)
+        g_x = aten.mul.Tensor(aten.mul.Tensor(grad, grad_output), d)
     return g_go, g_x
 
 
@@ -83,22 +88,22 @@ def _softplus_backward(grad, grad_output, self, beta, threshold, needs):
     save=("self", "negative_slope"),
 )
 def _leaky_relu_backward(grad, self, negative_slope):
-    return A.leaky_relu_backward.default(grad, self, negative_slope, False), _zeros_like(grad)
+    return aten.leaky_relu_backward.default(grad, self, negative_slope, False), _zeros_like(grad)
 
 
 @derivative("hardtanh_backward", "HardtanhBackwardBackward0", save=("self", "min_val", "max_val"))
 def _hardtanh_backward(grad, self, min_val, max_val):
-    return A.hardtanh_backward.default(grad, self, min_val, max_val), _zeros_like(grad)
+    return aten.hardtanh_backward.default(grad, self, min_val, max_val), _zeros_like(grad)
 
 
 @derivative("hardswish_backward", "HardswishBackwardBackward0", save=("grad_output", "self"))
 def _hardswish_backward(grad, grad_output, self, needs):
-    g_go = A.hardswish_backward.default(grad, self) if needs[0] else None
+    g_go = aten.hardswish_backward.default(grad, self) if needs[0] else None
     g_x = None
     if needs[1]:
-        inside = A.logical_and.default(A.gt.Scalar(self, -3.0), A.lt.Scalar(self, 3.0))
-        val = A.div.Scalar(A.mul.Tensor(grad, grad_output), 3.0)
-        g_x = A.where.self(inside, val, A.zeros_like.default(val))
+        inside = aten.logical_and.default(aten.gt.Scalar(self, -3.0), aten.lt.Scalar(self, 3.0))
+        val = aten.div.Scalar(aten.mul.Tensor(grad, grad_output), 3.0)
+        g_x = aten.where.self(inside, val, aten.zeros_like.default(val))
     return g_go, g_x
 
 
@@ -112,17 +117,17 @@ def _elu_backward(grad, grad_output, alpha, scale, input_scale, is_result, self_
     x = self_or_result
     g_go = None
     if needs[0]:
-        g_go = A.elu_backward.default(grad, alpha, scale, input_scale, is_result, x)
+        g_go = aten.elu_backward.default(grad, alpha, scale, input_scale, is_result, x)
     g_x = None
     if needs[1]:
         # elu_double_backward: d/dx of the negative branch (the positive one is constant)
-        gg = A.mul.Tensor(grad, grad_output)
+        gg = aten.mul.Tensor(grad, grad_output)
         if is_result:
-            d = A.mul.Scalar(gg, input_scale)
+            d = aten.mul.Scalar(gg, input_scale)
         else:
-            e = A.exp.default(A.mul.Scalar(x, input_scale))
-            d = A.mul.Tensor(gg, A.mul.Scalar(e, input_scale * input_scale * alpha * scale))
-        g_x = A.masked_fill.Scalar(d, A.gt.Scalar(x, 0), 0)
+            e = aten.exp.default(aten.mul.Scalar(x, input_scale))
+            d = aten.mul.Tensor(gg, aten.mul.Scalar(e, input_scale * input_scale * alpha * scale))
+        g_x = aten.masked_fill.Scalar(d, aten.gt.Scalar(x, 0), 0)
     return g_go, g_x
 
 
@@ -135,14 +140,14 @@ def _elu_backward(grad, grad_output, alpha, scale, input_scale, is_result, self_
     save=("grad_output", "self", "target", "reduction"),
 )
 def _mse_loss_backward(grad, grad_output, self, target, reduction, needs):
-    g_go = A.mse_loss_backward.default(grad, self, target, reduction) if needs[0] else None
+    g_go = aten.mse_loss_backward.default(grad, self, target, reduction) if needs[0] else None
     g_x = g_t = None
     if needs[1] or needs[2]:
         # mse_loss_double_backward: 2 grad (/ numel for the mean)
         scale = 2.0 / self.numel() if reduction == 1 and self.numel() else 2.0
-        d = A.mul.Scalar(A.mul.Tensor(grad, grad_output), scale)
+        d = aten.mul.Scalar(aten.mul.Tensor(grad, grad_output), scale)
         g_x = d if needs[1] else None
-        g_t = A.neg.default(d) if needs[2] else None
+        g_t = aten.neg.default(d) if needs[2] else None
     return g_go, g_x, g_t
 
 
@@ -159,7 +164,9 @@ def _redifferentiate(
         if a is None or not hasattr(a, "detach"):
             leaves.append(a)
         else:
-            leaves.append(A.detach.default(a).requires_grad_(True) if n else A.detach.default(a))
+            leaves.append(
+                aten.detach.default(a).requires_grad_(True) if n else aten.detach.default(a)
+            )
     with enable_grad():
         outs = fn(*leaves)
     outs = outs if isinstance(outs, (tuple, list)) else (outs,)
@@ -175,13 +182,13 @@ def _redifferentiate(
 
 
 def _bce_first(grad_output: Any, self: Any, target: Any, weight: Any, reduction: int) -> Any:
-    r = A.div.Tensor(
-        A.mul.Tensor(grad_output, A.sub.Tensor(self, target)),
-        A.clamp_min.default(A.mul.Tensor(A.rsub.Scalar(self, 1), self), 1e-12),
+    r = aten.div.Tensor(
+        aten.mul.Tensor(grad_output, aten.sub.Tensor(self, target)),
+        aten.clamp_min.default(aten.mul.Tensor(aten.rsub.Scalar(self, 1), self), 1e-12),
     )
     if weight is not None:
-        r = A.mul.Tensor(r, weight)
-    return A.div.Scalar(r, self.numel()) if reduction == 1 else r
+        r = aten.mul.Tensor(r, weight)
+    return aten.div.Scalar(r, self.numel()) if reduction == 1 else r
 
 
 @derivative(
@@ -208,30 +215,30 @@ def _layer_norm_first(go, x, w, b, normalized_shape, mean, rstd):  # noqa: ANN00
     axes = list(range(x.dim() - nd, x.dim()))
     n = math.prod(normalized_shape)
     shape = list(x.shape[: x.dim() - nd]) + [1] * nd
-    mean = A.reshape.default(mean, shape)
-    rstd = A.reshape.default(rstd, shape)
-    mu = A.mean.dim(x, axes, True)
-    var = A.var.correction(x, axes, correction=0, keepdim=True)
-    mean_x = A.add.Tensor(mean, A.sub.Tensor(mu, A.detach.default(mu)))
-    rstd_x = A.add.Tensor(
+    mean = aten.reshape.default(mean, shape)
+    rstd = aten.reshape.default(rstd, shape)
+    mu = aten.mean.dim(x, axes, True)
+    var = aten.var.correction(x, axes, correction=0, keepdim=True)
+    mean_x = aten.add.Tensor(mean, aten.sub.Tensor(mu, aten.detach.default(mu)))
+    rstd_x = aten.add.Tensor(
         rstd,
-        A.mul.Tensor(
-            A.mul.Scalar(A.pow.Tensor_Scalar(rstd, 3), -0.5),
-            A.sub.Tensor(var, A.detach.default(var)),
+        aten.mul.Tensor(
+            aten.mul.Scalar(aten.pow.Tensor_Scalar(rstd, 3), -0.5),
+            aten.sub.Tensor(var, aten.detach.default(var)),
         ),
     )
-    xhat = A.mul.Tensor(A.sub.Tensor(x, mean_x), rstd_x)
-    dy = go if w is None else A.mul.Tensor(go, w)
-    s1 = A.sum.dim_IntList(dy, axes, True)
-    s2 = A.sum.dim_IntList(A.mul.Tensor(dy, xhat), axes, True)
-    dx = A.mul.Tensor(
-        A.mul.Scalar(rstd_x, 1.0 / n),
-        A.sub.Tensor(A.sub.Tensor(A.mul.Scalar(dy, n), s1), A.mul.Tensor(xhat, s2)),
+    xhat = aten.mul.Tensor(aten.sub.Tensor(x, mean_x), rstd_x)
+    dy = go if w is None else aten.mul.Tensor(go, w)
+    s1 = aten.sum.dim_IntList(dy, axes, True)
+    s2 = aten.sum.dim_IntList(aten.mul.Tensor(dy, xhat), axes, True)
+    dx = aten.mul.Tensor(
+        aten.mul.Scalar(rstd_x, 1.0 / n),
+        aten.sub.Tensor(aten.sub.Tensor(aten.mul.Scalar(dy, n), s1), aten.mul.Tensor(xhat, s2)),
     )
     batch = list(range(x.dim() - nd))
-    prod_ = A.mul.Tensor(go, xhat)
-    dw = None if w is None else (A.sum.dim_IntList(prod_, batch, False) if batch else prod_)
-    db = None if b is None else (A.sum.dim_IntList(go, batch, False) if batch else go)
+    prod_ = aten.mul.Tensor(go, xhat)
+    dw = None if w is None else (aten.sum.dim_IntList(prod_, batch, False) if batch else prod_)
+    db = None if b is None else (aten.sum.dim_IntList(go, batch, False) if batch else go)
     return dx, dw, db
 
 
@@ -264,9 +271,11 @@ def _layer_norm_backward(grads, grad_out, input, normalized_shape, mean, rstd, w
 )
 def _embedding_dense_backward(grad, indices, padding_idx):
     # embedding_dense_double_backward: the gradient's rows gathered, padding rows zeroed
-    g = A.embedding.default(grad, indices)
+    g = aten.embedding.default(grad, indices)
     if padding_idx >= 0:
-        g = A.masked_fill.Scalar(g, A.unsqueeze.default(A.eq.Scalar(indices, padding_idx), -1), 0)
+        g = aten.masked_fill.Scalar(
+            g, aten.unsqueeze.default(aten.eq.Scalar(indices, padding_idx), -1), 0
+        )
     return (g,)
 
 
@@ -281,9 +290,9 @@ def _embedding_dense_backward(grad, indices, padding_idx):
 )
 def _max_pool2d_backward(grad, self, indices):
     # max_pool_double_backward: gather the gradient at the saved argmax positions
-    flat = A.flatten.using_ints(grad, -2)
-    idx = A.flatten.using_ints(indices, -2)
-    g_go = A.view.default(A.gather.default(flat, -1, idx), list(indices.shape))
+    flat = aten.flatten.using_ints(grad, -2)
+    idx = aten.flatten.using_ints(indices, -2)
+    g_go = aten.view.default(aten.gather.default(flat, -1, idx), list(indices.shape))
     return g_go, _zeros_like(self)
 
 
@@ -297,7 +306,7 @@ def _max_pool2d_backward(grad, self, indices):
 def _avg_pool2d_backward(
     grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override
 ):
-    g_go = A.avg_pool2d.default(
+    g_go = aten.avg_pool2d.default(
         grad, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override
     )
     return g_go, _zeros_like(self)
@@ -311,4 +320,4 @@ def _avg_pool2d_backward(
 )
 def _adaptive_avg_pool2d_backward(grad, grad_output, self):
     size = [grad_output.shape[-2], grad_output.shape[-1]]
-    return A._adaptive_avg_pool2d.default(grad, size), _zeros_like(self)
+    return aten._adaptive_avg_pool2d.default(grad, size), _zeros_like(self)

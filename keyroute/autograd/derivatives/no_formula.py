@@ -9,7 +9,7 @@ from typing import Any
 from ..._ops import ops
 from ._registry import Derivative, derivative
 
-A = ops.aten
+aten = ops.aten
 
 
 # ----------------------------------------------------------------------------- not implemented

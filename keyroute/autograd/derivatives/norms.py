@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..._ops import ops
 from ._registry import derivative
 
-A = ops.aten
+aten = ops.aten
 
 _BN_SAVE = ("input", "weight", "running_mean", "running_var", "result1", "result2", "eps")
 
@@ -17,7 +17,7 @@ def _bn_backward(grads, input, weight, rm, rv, save_mean, save_invstd, training,
     if grad is None:
         return None, None, None
     mask = [bool(needs[0]), bool(needs[1]), bool(needs[2])]
-    return A.native_batch_norm_backward.default(
+    return aten.native_batch_norm_backward.default(
         grad, input, weight, rm, rv, save_mean, save_invstd, training, eps, mask
     )
 
@@ -93,23 +93,23 @@ def _native_group_norm(grads, input, weight, N, C, HxW, group, result1, result2,
     if grad is None:
         g_in = g_w = g_b = None
     else:
-        g_in, g_w, g_b = A.native_group_norm_backward.default(
-            A.contiguous.default(grad), input, result1, result2, weight, N, C, HxW, group, mask
+        g_in, g_w, g_b = aten.native_group_norm_backward.default(
+            aten.contiguous.default(grad), input, result1, result2, weight, N, C, HxW, group, mask
         )
     if needs[0] and (g_mean is not None or g_rstd is not None):
         # The mean and rstd outputs are differentiable too (PyTorch switches to its
         # infinitely differentiable formula when their gradients are defined):
         # d mean/dx = 1/m, d rstd/dx = -rstd^3 (x - mean)/m over each group of m elements.
         m = (C // group) * HxW
-        x = A.reshape.default(input, [N, group, m])
+        x = aten.reshape.default(input, [N, group, m])
         extra = None
         if g_mean is not None:
-            extra = A.div.Scalar(A.unsqueeze.default(g_mean, -1), m)
+            extra = aten.div.Scalar(aten.unsqueeze.default(g_mean, -1), m)
         if g_rstd is not None:
-            centered = A.sub.Tensor(x, A.unsqueeze.default(result1, -1))
-            coef = A.div.Scalar(A.mul.Tensor(g_rstd, A.pow.Tensor_Scalar(result2, 3)), -m)
-            term = A.mul.Tensor(centered, A.unsqueeze.default(coef, -1))
-            extra = term if extra is None else A.add.Tensor(extra, term)
-        extra = A.reshape.default(A.expand.default(extra, [N, group, m]), list(input.shape))
-        g_in = extra if g_in is None else A.add.Tensor(g_in, extra)
+            centered = aten.sub.Tensor(x, aten.unsqueeze.default(result1, -1))
+            coef = aten.div.Scalar(aten.mul.Tensor(g_rstd, aten.pow.Tensor_Scalar(result2, 3)), -m)
+            term = aten.mul.Tensor(centered, aten.unsqueeze.default(coef, -1))
+            extra = term if extra is None else aten.add.Tensor(extra, term)
+        extra = aten.reshape.default(aten.expand.default(extra, [N, group, m]), list(input.shape))
+        g_in = extra if g_in is None else aten.add.Tensor(g_in, extra)
     return g_in, g_w, g_b

@@ -6,20 +6,20 @@ gets zeros."""
 
 from __future__ import annotations
 
-from ._registry import A, derivative
+from ._registry import aten, derivative
 
 
 def _zeros_like(t):  # noqa: ANN001, ANN202
-    return A.zeros_like.default(t)
+    return aten.zeros_like.default(t)
 
 
 def _gather_at(grad, indices, nd: int):  # noqa: ANN001, ANN202
     # max_pool_double_backward: the gradient gathered at each saved argmax position
     if indices.numel() == 0:
-        return A.empty_like.default(indices, dtype=grad.dtype)
-    flat = A.flatten.using_ints(grad, -nd)
-    idx = A.flatten.using_ints(indices, -nd)
-    return A.view.default(A.gather.default(flat, -1, idx), list(indices.shape))
+        return aten.empty_like.default(indices, dtype=grad.dtype)
+    flat = aten.flatten.using_ints(grad, -nd)
+    idx = aten.flatten.using_ints(indices, -nd)
+    return aten.view.default(aten.gather.default(flat, -1, idx), list(indices.shape))
 
 
 @derivative(
@@ -31,7 +31,7 @@ def _gather_at(grad, indices, nd: int):  # noqa: ANN001, ANN202
 )
 def _max_pool3d(grads, self, kernel_size, stride, padding, dilation, ceil_mode, result1):
     return (
-        A.max_pool3d_with_indices_backward.default(
+        aten.max_pool3d_with_indices_backward.default(
             grads[0], self, kernel_size, stride, padding, dilation, ceil_mode, result1
         ),
     )
@@ -58,7 +58,7 @@ def _avg_pool3d(
     grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override
 ):
     return (
-        A.avg_pool3d_backward.default(
+        aten.avg_pool3d_backward.default(
             grad,
             self,
             kernel_size,
@@ -80,7 +80,7 @@ def _avg_pool3d(
 def _avg_pool3d_backward(
     grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override
 ):
-    g = A.avg_pool3d.default(
+    g = aten.avg_pool3d.default(
         grad, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override
     )
     return g, _zeros_like(self)
@@ -88,7 +88,7 @@ def _avg_pool3d_backward(
 
 @derivative("_adaptive_avg_pool3d", "AdaptiveAvgPool3DBackward0", save=("self",))
 def _adaptive_avg_pool3d(grad, self):
-    return (A._adaptive_avg_pool3d_backward.default(grad, self),)
+    return (aten._adaptive_avg_pool3d_backward.default(grad, self),)
 
 
 @derivative(
@@ -99,7 +99,7 @@ def _adaptive_avg_pool3d(grad, self):
 )
 def _adaptive_avg_pool3d_backward(grad, grad_output, self):
     size = list(grad_output.shape[-3:])
-    return A._adaptive_avg_pool3d.default(grad, size), _zeros_like(self)
+    return aten._adaptive_avg_pool3d.default(grad, size), _zeros_like(self)
 
 
 def _adaptive_max(nd: int) -> None:
@@ -108,7 +108,7 @@ def _adaptive_max(nd: int) -> None:
 
     @derivative(name, f"{node}Backward0", n_outputs=2, save=("self", "result1"))
     def forward(grads, self, result1):  # noqa: ANN001, ANN202
-        return (getattr(A, f"{name}_backward").default(grads[0], self, result1),)
+        return (getattr(aten, f"{name}_backward").default(grads[0], self, result1),)
 
     @derivative(
         f"{name}_backward",

@@ -45,6 +45,7 @@ for _name, _node, _inputs in (
     ("normal.Tensor_float", "NormalBackward1", ("mean",)),
     ("normal.float_Tensor", "NormalBackward2", ("std",)),
     ("normal.Tensor_Tensor", "NormalBackward3", ("mean", "std")),
+    ("poisson", "PoissonBackward0", ("self",)),
 ):
     derivative(
         _name,

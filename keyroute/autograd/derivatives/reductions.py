@@ -9,7 +9,7 @@ from typing import Any
 from ..._ops import ops
 from ._registry import _dtype, _shape, _zeros, derivative
 
-A = ops.aten
+aten = ops.aten
 
 
 # ----------------------------------------------------------------------------- reductions
@@ -17,7 +17,7 @@ A = ops.aten
 
 def _unsqueeze_dims(grad: Any, dims: Sequence[int], ndim: int) -> Any:
     for d in sorted(x % ndim for x in dims):
-        grad = A.unsqueeze.default(grad, d)
+        grad = aten.unsqueeze.default(grad, d)
     return grad
 
 
@@ -31,7 +31,7 @@ def _norm_dims(dim: Any, ndim: int) -> list[int]:
 
 @derivative("sum", "SumBackward0", computed={"s": _shape("self")})
 def _sum(grad, s):
-    return (A.expand.default(grad, list(s)),)
+    return (aten.expand.default(grad, list(s)),)
 
 
 @derivative(
@@ -40,13 +40,17 @@ def _sum(grad, s):
 def _sum_dim(grad, dim, keepdim, s):
     if not keepdim and s:
         grad = _unsqueeze_dims(grad, _norm_dims(dim, len(s)), len(s))
-    return (A.expand.default(grad, list(s)),)
+    return (aten.expand.default(grad, list(s)),)
 
 
 @derivative("mean", "MeanBackward0", computed={"s": _shape("self")})
 def _mean(grad, s):
     n = max(math.prod(s), 1) if s else 1
-    return (A.div.Scalar(A.expand.default(grad, list(s)), math.prod(s) if s else 1) if n else grad,)
+    return (
+        aten.div.Scalar(aten.expand.default(grad, list(s)), math.prod(s) if s else 1)
+        if n
+        else grad,
+    )
 
 
 @derivative("mean.dim", "MeanBackward1", save=("dim", "keepdim"), computed={"s": _shape("self")})
@@ -55,40 +59,40 @@ def _mean_dim(grad, dim, keepdim, s):
     n = math.prod(s[d] for d in dims) if s else 1
     if not keepdim and s:
         grad = _unsqueeze_dims(grad, dims, len(s))
-    return (A.div.Scalar(A.expand.default(grad, list(s)), n),)
+    return (aten.div.Scalar(aten.expand.default(grad, list(s)), n),)
 
 
 @derivative("prod", "ProdBackward0", save=("self", "result"))
 def _prod(grad, self, result):
-    return (A.mul.Tensor(grad, _prod_grad_factor(self, result, None, False)),)
+    return (aten.mul.Tensor(grad, _prod_grad_factor(self, result, None, False)),)
 
 
 @derivative("prod.dim_int", "ProdBackward1", save=("self", "result", "dim", "keepdim"))
 def _prod_dim(grad, self, result, dim, keepdim):
     ndim = self.dim()
     if not keepdim and ndim:
-        grad = A.unsqueeze.default(grad, dim % ndim)
-        result = A.unsqueeze.default(result, dim % ndim)
-    return (A.mul.Tensor(grad, _prod_grad_factor(self, result, dim, True)),)
+        grad = aten.unsqueeze.default(grad, dim % ndim)
+        result = aten.unsqueeze.default(result, dim % ndim)
+    return (aten.mul.Tensor(grad, _prod_grad_factor(self, result, dim, True)),)
 
 
 def _prod_grad_factor(self: Any, result: Any, dim: Any, keep: bool) -> Any:
     # d prod / d x_i = prod of the others: result / x_i where x_i != 0, else the product of
     # the remaining elements (computed by replacing zeros with ones).
-    zero = A.eq.Scalar(self, 0)
-    safe = A.where.self(zero, A.ones_like.default(self), self)
+    zero = aten.eq.Scalar(self, 0)
+    safe = aten.where.self(zero, aten.ones_like.default(self), self)
     if dim is None:
-        others = A.prod.default(safe)
-        n_zero = A.sum.default(zero)
+        others = aten.prod.default(safe)
+        n_zero = aten.sum.default(zero)
     else:
-        others = A.prod.dim_int(safe, dim, True)
-        n_zero = A.sum.dim_IntList(zero, [dim], True)
-    by_div = A.div.Tensor(result, safe)
-    single_zero = A.logical_and.default(zero, A.eq.Scalar(n_zero, 1))
-    return A.where.self(
+        others = aten.prod.dim_int(safe, dim, True)
+        n_zero = aten.sum.dim_IntList(zero, [dim], True)
+    by_div = aten.div.Tensor(result, safe)
+    single_zero = aten.logical_and.default(zero, aten.eq.Scalar(n_zero, 1))
+    return aten.where.self(
         single_zero,
-        A.expand.default(others, list(self.shape)),
-        A.where.self(zero, A.zeros_like.default(self), by_div),
+        aten.expand.default(others, list(self.shape)),
+        aten.where.self(zero, aten.zeros_like.default(self), by_div),
     )
 
 
@@ -96,11 +100,13 @@ def _select_max_grad(grad: Any, self: Any, result: Any, dims: Any, keepdim: bool
     ndim = self.dim()
     if not keepdim and ndim:
         for d in sorted(dims):
-            grad = A.unsqueeze.default(grad, d)
-            result = A.unsqueeze.default(result, d)
-    mask = A.eq.Tensor(self, result)
-    count = A.sum.dim_IntList(mask, list(dims), True) if ndim else A.sum.default(mask)
-    return A.div.Tensor(A.mul.Tensor(A.expand.default(grad, list(self.shape)), mask), count)
+            grad = aten.unsqueeze.default(grad, d)
+            result = aten.unsqueeze.default(result, d)
+    mask = aten.eq.Tensor(self, result)
+    count = aten.sum.dim_IntList(mask, list(dims), True) if ndim else aten.sum.default(mask)
+    return aten.div.Tensor(
+        aten.mul.Tensor(aten.expand.default(grad, list(self.shape)), mask), count
+    )
 
 
 @derivative("amax", "AmaxBackward0", save=("self", "result", "dim", "keepdim"))
@@ -127,11 +133,11 @@ def _indices_backward(grads: Any, dim: int, keepdim: bool, indices: Any, s: tupl
     grad = grads[0] if isinstance(grads, (list, tuple)) else grads
     d = dim % max(len(s), 1)
     if not keepdim and s:
-        grad = A.unsqueeze.default(grad, d)
-        indices = A.unsqueeze.default(indices, d)
+        grad = aten.unsqueeze.default(grad, d)
+        indices = aten.unsqueeze.default(indices, d)
     # PyTorch's value_selecting_reduction_backward starts from grad.new_zeros (after unsqueeze).
-    out = A.new_zeros.default(grad, list(s))
-    return A.scatter.src(out, d, indices, grad)
+    out = aten.new_zeros.default(grad, list(s))
+    return aten.scatter.src(out, d, indices, grad)
 
 
 def _value_selecting(grads, dim, keepdim, result1, s):
@@ -162,10 +168,10 @@ def _var_grad(grad: Any, self: Any, dim: Any, correction: Any, keepdim: bool) ->
     c = 1 if correction is None else correction
     if not keepdim and ndim:
         grad = _unsqueeze_dims(grad, dims, ndim)
-    mean = A.mean.dim(self, dims, True) if ndim else self
-    return A.mul.Tensor(
-        A.mul.Scalar(grad, 2.0 / max(n - c, 0) if n - c > 0 else float("inf")),
-        A.sub.Tensor(self, mean),
+    mean = aten.mean.dim(self, dims, True) if ndim else self
+    return aten.mul.Tensor(
+        aten.mul.Scalar(grad, 2.0 / max(n - c, 0) if n - c > 0 else float("inf")),
+        aten.sub.Tensor(self, mean),
     )
 
 
@@ -182,7 +188,7 @@ def _std(grad, self, dim, correction, keepdim, result):
     r = result
     if not keepdim and ndim:
         r = _unsqueeze_dims(r, _norm_dims(dim, ndim), ndim)
-    g = _var_grad(A.div.Tensor(grad, A.mul.Scalar(result, 2)), self, dim, correction, keepdim)
+    g = _var_grad(aten.div.Tensor(grad, aten.mul.Scalar(result, 2)), self, dim, correction, keepdim)
     del r
     return (g,)
 
@@ -194,27 +200,27 @@ def _logsumexp(grad, self, dim, keepdim, result):
         dims = _norm_dims(dim, ndim)
         grad = _unsqueeze_dims(grad, dims, ndim)
         result = _unsqueeze_dims(result, dims, ndim)
-    return (A.mul.Tensor(grad, A.exp.default(A.sub.Tensor(self, result))),)
+    return (aten.mul.Tensor(grad, aten.exp.default(aten.sub.Tensor(self, result))),)
 
 
 @derivative("_softmax", "SoftmaxBackward0", save=("result", "dim"), computed={"dt": _dtype("self")})
 def _softmax(grad, result, dim, dt):
-    return (A._softmax_backward_data.default(grad, result, dim, dt),)
+    return (aten._softmax_backward_data.default(grad, result, dim, dt),)
 
 
 @derivative(
     "_log_softmax", "LogSoftmaxBackward0", save=("result", "dim"), computed={"dt": _dtype("self")}
 )
 def _log_softmax(grad, result, dim, dt):
-    return (A._log_softmax_backward_data.default(grad, result, dim, dt),)
+    return (aten._log_softmax_backward_data.default(grad, result, dim, dt),)
 
 
 @derivative("cumsum", "CumsumBackward0", save=("dim",), computed={"dt": _dtype("self")})
 def _cumsum(grad, dim, dt):
     if grad.dim() == 0:
         return (grad,)
-    g = A.flip.default(A.cumsum.default(A.flip.default(grad, [dim]), dim), [dim])
-    return (g if g._dtype is dt else A._to_copy.default(g, dtype=dt),)
+    g = aten.flip.default(aten.cumsum.default(aten.flip.default(grad, [dim]), dim), [dim])
+    return (g if g._dtype is dt else aten._to_copy.default(g, dtype=dt),)
 
 
 @derivative("cumprod", "CumprodBackward0", save=("self", "dim", "result"))
@@ -222,10 +228,10 @@ def _cumprod(grad, self, dim, result):
     # For inputs without zeros: sum_{j>=i} grad_j * result_j / x_i.
     if self.dim() == 0:
         return (grad,)
-    acc = A.flip.default(
-        A.cumsum.default(A.flip.default(A.mul.Tensor(grad, result), [dim]), dim), [dim]
+    acc = aten.flip.default(
+        aten.cumsum.default(aten.flip.default(aten.mul.Tensor(grad, result), [dim]), dim), [dim]
     )
-    return (A.div.Tensor(acc, self),)
+    return (aten.div.Tensor(acc, self),)
 
 
 @derivative(
@@ -243,20 +249,21 @@ def _vector_norm(grad, self, ord, dim, keepdim, result):  # noqa: A002
     if p == 0:
         return (None,)  # PyTorch's norm_backward: an undefined gradient
     if p == 2:
-        safe = A.where.self(A.eq.Scalar(result, 0), A.ones_like.default(result), result)
-        g = A.div.Tensor(A.mul.Tensor(self, grad), safe)
-        return (A.where.self(A.eq.Scalar(result, 0), A.zeros_like.default(g), g),)
+        safe = aten.where.self(aten.eq.Scalar(result, 0), aten.ones_like.default(result), result)
+        g = aten.div.Tensor(aten.mul.Tensor(self, grad), safe)
+        return (aten.where.self(aten.eq.Scalar(result, 0), aten.zeros_like.default(g), g),)
     if p == 1:
-        return (A.mul.Tensor(A.sign.default(self), grad),)
+        return (aten.mul.Tensor(aten.sign.default(self), grad),)
     if math.isinf(p):
         return (
-            _select_max_grad(grad, A.abs.default(self), result, dims, True) * A.sign.default(self),
+            _select_max_grad(grad, aten.abs.default(self), result, dims, True)
+            * aten.sign.default(self),
         )
-    a = A.abs.default(self)
-    num = A.mul.Tensor(A.mul.Tensor(self, A.pow.Tensor_Scalar(a, p - 2)), grad)
-    safe = A.where.self(A.eq.Scalar(result, 0), A.ones_like.default(result), result)
-    g = A.div.Tensor(num, A.pow.Tensor_Scalar(safe, p - 1))
-    return (A.where.self(A.eq.Scalar(result, 0), A.zeros_like.default(g), g),)
+    a = aten.abs.default(self)
+    num = aten.mul.Tensor(aten.mul.Tensor(self, aten.pow.Tensor_Scalar(a, p - 2)), grad)
+    safe = aten.where.self(aten.eq.Scalar(result, 0), aten.ones_like.default(result), result)
+    g = aten.div.Tensor(num, aten.pow.Tensor_Scalar(safe, p - 1))
+    return (aten.where.self(aten.eq.Scalar(result, 0), aten.zeros_like.default(g), g),)
 
 
 @derivative(
@@ -265,7 +272,7 @@ def _vector_norm(grad, self, ord, dim, keepdim, result):  # noqa: A002
 def _topk(grads, dim, result1, s):
     grad = grads[0]
     out = _zeros(s, grad)
-    return (A.scatter.src(out, dim % max(len(s), 1), result1, grad) if s else grad,)
+    return (aten.scatter.src(out, dim % max(len(s), 1), result1, grad) if s else grad,)
 
 
 @derivative(
@@ -274,7 +281,7 @@ def _topk(grads, dim, result1, s):
 def _sort(grads, dim, result1, s):
     grad = grads[0]
     out = _zeros(s, grad)
-    return (A.scatter.src(out, dim % max(len(s), 1), result1, grad) if s else grad,)
+    return (aten.scatter.src(out, dim % max(len(s), 1), result1, grad) if s else grad,)
 
 
 # ----------------------------------------------------------------------------- more reductions
@@ -285,19 +292,19 @@ def _nansum(grad, self, dim, keepdim):
     ndim = self.dim()
     if not keepdim and ndim:
         grad = _unsqueeze_dims(grad, _norm_dims(dim, ndim), ndim)
-    g = A.expand.default(grad, list(self.shape))
-    return (A.masked_fill.Scalar(g, A.isnan.default(self), 0),)
+    g = aten.expand.default(grad, list(self.shape))
+    return (aten.masked_fill.Scalar(g, aten.isnan.default(self), 0),)
 
 
 def _evenly_distribute(grad: Any, self: Any, result: Any) -> Any:
     """PyTorch's evenly_distribute_backward: grad shared by the elements equal to the result
     (by the NaNs when the result is NaN)."""
-    if bool(A.isnan.default(result)):
-        mask = A.isnan.default(self)
+    if bool(aten.isnan.default(result)):
+        mask = aten.isnan.default(self)
     else:
-        mask = A.eq.Tensor(self, result)
-    share = A.div.Tensor(grad, A.sum.default(mask))
-    return A.masked_fill.Tensor(_zeros(tuple(self.shape), grad), mask, share)
+        mask = aten.eq.Tensor(self, result)
+    share = aten.div.Tensor(grad, aten.sum.default(mask))
+    return aten.masked_fill.Tensor(_zeros(tuple(self.shape), grad), mask, share)
 
 
 @derivative("median", "MedianBackward0", save=("self", "result"))
@@ -312,7 +319,7 @@ def _nanmedian(grad, self, result):
 
 @derivative("norm.ScalarOpt_dtype", "NormBackward2", save=("self", "p", "result"))
 def _norm_dtype(grad, self, p, result):
-    self = A._to_copy.default(self, dtype=grad._dtype)
+    self = aten._to_copy.default(self, dtype=grad._dtype)
     return _vector_norm(grad, self, 2 if p is None else p, None, False, result)
 
 
@@ -320,7 +327,7 @@ def _norm_dtype(grad, self, p, result):
     "norm.ScalarOpt_dim_dtype", "NormBackward3", save=("self", "p", "dim", "keepdim", "result")
 )
 def _norm_dim_dtype(grad, self, p, dim, keepdim, result):
-    self = A._to_copy.default(self, dtype=grad._dtype)
+    self = aten._to_copy.default(self, dtype=grad._dtype)
     return _vector_norm(grad, self, 2 if p is None else p, dim, keepdim, result)
 
 
@@ -348,7 +355,7 @@ def _aminmax(grads, self, dim, keepdim, result0, result1):
         if g is None:
             continue
         part = _select_max_grad(g, self, r, dims, keepdim)
-        total = part if total is None else A.add.Tensor(total, part)
+        total = part if total is None else aten.add.Tensor(total, part)
     return (total,)
 
 
@@ -357,7 +364,7 @@ def _stat_mean_backward(grads, self, dim, correction, keepdim, result0, is_std):
     total = None
     if g_stat is not None:
         if is_std:
-            g_stat = A.div.Tensor(g_stat, A.mul.Scalar(result0, 2))
+            g_stat = aten.div.Tensor(g_stat, aten.mul.Scalar(result0, 2))
         total = _var_grad(g_stat, self, dim, correction, keepdim)
     if g_mean is not None:
         part = (
@@ -365,7 +372,7 @@ def _stat_mean_backward(grads, self, dim, correction, keepdim, result0, is_std):
             if self.dim()
             else g_mean
         )
-        total = part if total is None else A.add.Tensor(total, part)
+        total = part if total is None else aten.add.Tensor(total, part)
     return (total,)
 
 

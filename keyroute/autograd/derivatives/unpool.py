@@ -3,16 +3,16 @@ max_pool_double_backward, the gradient gathered at each pooling index."""
 
 from __future__ import annotations
 
-from ._registry import A, derivative
+from ._registry import aten, derivative
 
 
 def _max_pool_double_backward(grad, indices, nd: int):  # noqa: ANN001, ANN202
     if indices.numel() == 0:
-        return A.empty_like.default(indices, dtype=grad.dtype)
+        return aten.empty_like.default(indices, dtype=grad.dtype)
     size = [*indices.shape[: indices.dim() - nd], -1]
-    g = A.view.default(A.contiguous.default(grad), size)
-    out = A.gather.default(g, -1, A.view.default(indices, size))
-    return A.view.default(out, list(indices.shape))
+    g = aten.view.default(aten.contiguous.default(grad), size)
+    out = aten.gather.default(g, -1, aten.view.default(indices, size))
+    return aten.view.default(out, list(indices.shape))
 
 
 @derivative("max_unpool2d", "MaxUnpool2DBackward0", save=("indices",), inputs=("self",))

@@ -5,7 +5,7 @@ grad_output, so its own gradient (double backward) is the forward again."""
 from __future__ import annotations
 
 from ...aten.nn.upsample import _SCALE_NAMES, UPSAMPLE_OPS
-from ._registry import A, _shape, derivative
+from ._registry import _shape, aten, derivative
 
 
 def _node(name: str) -> str:
@@ -19,8 +19,8 @@ def _node(name: str) -> str:
 def _register(name: str, nd: int, align: bool) -> None:
     scales = _SCALE_NAMES[nd]
     fwd_save = ("output_size", *(("align_corners",) if align else ()), *scales)
-    fwd = getattr(A, name).default
-    bwd = getattr(A, name + "_backward").default
+    fwd = getattr(aten, name).default
+    bwd = getattr(aten, name + "_backward").default
 
     def forward_formula(grad, **saved):  # noqa: ANN001, ANN003, ANN202
         rest = [saved[n] for n in fwd_save[1:]]

@@ -9,7 +9,7 @@ from ..._ops import ops
 from ...tensor.dtype import to_dtype
 from ._registry import _dtype, _shape, _zeros, derivative
 
-A = ops.aten
+aten = ops.aten
 
 
 # ----------------------------------------------------------------------------- copies & views
@@ -37,7 +37,7 @@ def _to_differentiable_dtype(v: dict[str, Any]) -> bool:
     condition=_to_differentiable_dtype,
 )
 def _to_copy(grad, dt):
-    return (A._to_copy.default(grad, dtype=dt) if grad._dtype is not dt else grad,)
+    return (aten._to_copy.default(grad, dtype=dt) if grad._dtype is not dt else grad,)
 
 
 @derivative(
@@ -48,30 +48,32 @@ def _to_copy(grad, dt):
 )
 def _copy(grad, s, src_dtype, needs):
     # CopyBackwards: self's zeros, then src's gradient, each only when needed.
-    g_self = A.zeros_like.default(grad) if needs[0] else None
+    g_self = aten.zeros_like.default(grad) if needs[0] else None
     if not needs[1]:
         return g_self, None
-    return g_self, (grad if grad._dtype is src_dtype else A._to_copy.default(grad, dtype=src_dtype))
+    return g_self, (
+        grad if grad._dtype is src_dtype else aten._to_copy.default(grad, dtype=src_dtype)
+    )
 
 
 @derivative("fill_.Scalar", "FillBackward2")
 def _fill(grad):
-    return (A.zeros_like.default(grad),)
+    return (aten.zeros_like.default(grad),)
 
 
 @derivative("fill_.Tensor", "FillBackward3")
 def _fill_t(grad):
-    return A.zeros_like.default(grad), A.sum.default(grad)
+    return aten.zeros_like.default(grad), aten.sum.default(grad)
 
 
 @derivative("zero_", "ZeroBackward0")
 def _zero(grad):
-    return (A.zeros_like.default(grad),)
+    return (aten.zeros_like.default(grad),)
 
 
 def _reshape_to(name: str) -> Callable[..., Any]:
     def f(grad: Any, s: tuple[int, ...]) -> tuple[Any, ...]:
-        return (A.reshape.default(grad, list(s)),)
+        return (aten.reshape.default(grad, list(s)),)
 
     return f
 
@@ -105,21 +107,21 @@ def _as_strided(grad, size, stride, storage_offset, geom):
     from ..views import _extent
 
     n = _extent(shape, base_stride) + base_offset
-    flat = A.zeros.default([max(n, 1)], dtype=grad._dtype, device=grad.device)
+    flat = aten.zeros.default([max(n, 1)], dtype=grad._dtype, device=grad.device)
     off = base_offset if storage_offset is None else storage_offset
-    region = A.as_strided.default(flat, list(size), list(stride), off)
-    A.add_.Tensor(region, grad)
-    return (A.as_strided.default(flat, list(shape), list(base_stride), base_offset),)
+    region = aten.as_strided.default(flat, list(size), list(stride), off)
+    aten.add_.Tensor(region, grad)
+    return (aten.as_strided.default(flat, list(shape), list(base_stride), base_offset),)
 
 
 @derivative("t", "TBackward0")
 def _t(grad):
-    return (A.t.default(grad),)
+    return (aten.t.default(grad),)
 
 
 @derivative("transpose.int", "TransposeBackward0", save=("dim0", "dim1"))
 def _transpose(grad, dim0, dim1):
-    return (A.transpose.int(grad, dim0, dim1),)
+    return (aten.transpose.int(grad, dim0, dim1),)
 
 
 @derivative("permute", "PermuteBackward0", save=("dims",))
@@ -128,12 +130,12 @@ def _permute(grad, dims):
     inverse = [0] * n
     for i, d in enumerate(dims):
         inverse[d % n] = i
-    return (A.permute.default(grad, inverse),)
+    return (aten.permute.default(grad, inverse),)
 
 
 @derivative("unsqueeze", "UnsqueezeBackward0", save=("dim",))
 def _unsqueeze(grad, dim):
-    return (A.squeeze.dim(grad, dim),)
+    return (aten.squeeze.dim(grad, dim),)
 
 
 derivative("squeeze", "SqueezeBackward0", computed={"s": _shape("self")})(_reshape_to("sq"))
@@ -143,7 +145,7 @@ derivative("squeeze.dims", "SqueezeBackward2", computed={"s": _shape("self")})(_
 
 @derivative("select.int", "SelectBackward0", save=("dim", "index"), computed={"s": _shape("self")})
 def _select(grad, dim, index, s):
-    return (A.select_backward.default(grad, list(s), dim, index),)
+    return (aten.select_backward.default(grad, list(s), dim, index),)
 
 
 @derivative(
@@ -156,14 +158,14 @@ def _slice(grad, dim, start, end, step, s):
     # PyTorch's slice_backward_wrapper: a missing start is 0, a missing end INT64_MAX (unwrapped)
     start = 0 if start is None else start
     end = _INT64_MAX if end is None else end
-    return (A.slice_backward.default(grad, list(s), dim, start, end, step),)
+    return (aten.slice_backward.default(grad, list(s), dim, start, end, step),)
 
 
 @derivative(
     "diagonal", "DiagonalBackward0", save=("offset", "dim1", "dim2"), computed={"s": _shape("self")}
 )
 def _diagonal(grad, offset, dim1, dim2, s):
-    return (A.diagonal_backward.default(grad, list(s), offset, dim1, dim2),)
+    return (aten.diagonal_backward.default(grad, list(s), offset, dim1, dim2),)
 
 
 _INT64_MAX = 9223372036854775807
@@ -179,7 +181,7 @@ def _split_backward(grads: Any, dim: int, s: tuple[int, ...], like_sizes: list[i
             ref = next(x for x in grads if x is not None)
             g = _zeros(tuple(shape), ref)
         pieces.append(g)
-    return A.cat.default(pieces, dim)
+    return aten.cat.default(pieces, dim)
 
 
 @derivative(
@@ -224,4 +226,4 @@ def _unbind(grads, dim, s):
     grads = list(grads) + [None] * (s[d] - len(grads))
     ref = next(g for g in grads if g is not None)
     pieces = [g if g is not None else _zeros(tuple(shape), ref) for g in grads]
-    return (A.stack.default(pieces, d),)
+    return (aten.stack.default(pieces, d),)

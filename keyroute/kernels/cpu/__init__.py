@@ -5,7 +5,7 @@ import warnings
 # Dependency order: each family may use the ones before it.
 from . import core, unary, elementwise, binary, ternary, views, reductions, indexing  # noqa: F401
 from . import assembly, linalg, nn  # noqa: F401
-from . import random  # noqa: F401
+from . import random, random_sampling  # noqa: F401
 from . import linalg_ops, special, misc_ops  # noqa: F401
 from . import norms  # noqa: F401
 from . import backward_ops, conv_backward  # noqa: F401
