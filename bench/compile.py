@@ -186,6 +186,25 @@ def main() -> None:
     cm = keyroute.compile(model, backend="inductor")
     cmn = keyroute.compile(model, backend="inductor", options=NUMPY)
 
+    class WithLoss(keyroute.nn.Module):
+        # The loss inside the compiled region: forward + loss + backward are one AOT joint
+        # graph, so loss.backward() runs one compiled node instead of the eager loss's nodes.
+        def __init__(self, m: keyroute.nn.Module) -> None:
+            super().__init__()
+            self.m = m
+
+        def forward(self, x: keyroute.Tensor, y: keyroute.Tensor) -> keyroute.Tensor:
+            return F.cross_entropy(self.m(x), y)
+
+    closs = keyroute.compile(WithLoss(model), backend="inductor")
+
+    def train_step_loss_inside():
+        opt.zero_grad()
+        loss = closs(x, y)
+        loss.backward()
+        opt.step()
+        return loss
+
     def train_step(m):
         opt.zero_grad()
         loss = F.cross_entropy(m(x), y)
@@ -195,6 +214,7 @@ def main() -> None:
 
     train_step(cm)
     train_step(cmn)
+    train_step_loss_inside()
     W1, b1, W2, b2 = (p.detach().numpy().copy() for p in model.parameters())
     xn, yn = x.numpy(), y.numpy()
 
@@ -223,6 +243,7 @@ def main() -> None:
         {
             "MLP 784-256-10 train step: compiled (numba)": lambda: train_step(cm),
             "MLP 784-256-10 train step: compiled (numpy)": lambda: train_step(cmn),
+            "MLP 784-256-10 train step: compiled, loss inside": train_step_loss_inside,
             "MLP 784-256-10 train step: eager keyroute": lambda: train_step(model),
             "MLP 784-256-10 train step: hand NumPy": hand_train,
         },
