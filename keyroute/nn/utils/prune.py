@@ -49,7 +49,8 @@ class BasePruningMethod:
         setattr(module, self._tensor_name, self.apply_mask(module))
 
     def compute_mask(self, t: Any, default_mask: Any) -> Any:
-        raise NotImplementedError
+        # Abstract, as PyTorch's BasePruningMethod.compute_mask: each method says how it masks.
+        raise NotImplementedError(f"{type(self).__name__} defines no compute_mask")
 
     def apply_mask(self, module: Any) -> Any:
         orig = getattr(module, self._tensor_name + "_orig")
@@ -109,18 +110,22 @@ class CustomFromMask(BasePruningMethod):
         return default_mask * self.mask.to(dtype=default_mask.dtype)
 
 
+def _zero_top_k(t: Any, default_mask: Any, amount: Any, scores: Any, largest: bool) -> Any:
+    # Both unstructured methods zero the k entries that rank first by their scores.
+    k = _n_units(amount, t.numel())
+    mask = default_mask.clone(memory_format=_kr.contiguous_format)
+    if k != 0:
+        idx = _kr.topk(scores().view(-1), k=k, largest=largest).indices
+        mask.view(-1)[idx] = 0
+    return mask
+
+
 class RandomUnstructured(BasePruningMethod):
     def __init__(self, amount: Any) -> None:
         self.amount = amount
 
     def compute_mask(self, t: Any, default_mask: Any) -> Any:
-        k = _n_units(self.amount, t.numel())
-        mask = default_mask.clone(memory_format=_kr.contiguous_format)
-        if k != 0:
-            prob = _kr.rand_like(t)
-            idx = _kr.topk(prob.view(-1), k=k).indices
-            mask.view(-1)[idx] = 0
-        return mask
+        return _zero_top_k(t, default_mask, self.amount, lambda: _kr.rand_like(t), True)
 
 
 class L1Unstructured(BasePruningMethod):
@@ -128,12 +133,7 @@ class L1Unstructured(BasePruningMethod):
         self.amount = amount
 
     def compute_mask(self, t: Any, default_mask: Any) -> Any:
-        k = _n_units(self.amount, t.numel())
-        mask = default_mask.clone(memory_format=_kr.contiguous_format)
-        if k != 0:
-            idx = _kr.topk(_kr.abs(t).view(-1), k=k, largest=False).indices
-            mask.view(-1)[idx] = 0
-        return mask
+        return _zero_top_k(t, default_mask, self.amount, lambda: _kr.abs(t), False)
 
 
 def identity(module: Any, name: str) -> Any:
