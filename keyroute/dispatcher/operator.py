@@ -677,8 +677,6 @@ class OpOverload:
         return fn(*args, **kwargs)
 
     def _redispatch(self, ks: int, *args: Any, **kwargs: Any) -> Any:
-        # The builtin layers' form of `redispatch`: they always hold a raw int key set, so the
-        # isinstance test and conversion are left out of their hot path.
         fn = self._rcache.get(ks)
         if fn is None:
             fn = self._resolve(ks, False)
