@@ -210,7 +210,8 @@ def _add_sym_placeholders(gm: GraphModule, dynamic: Any) -> None:
     for name, ti, _d in dynamic.order:
         with gm.graph.inserting_before(phs[ti]):
             ph = gm.graph.placeholder(name)
-        ph.meta["val"] = SymInt(dynamic.env.hints[name], name)
+        expr = dynamic.ph_expr.get(name, name)
+        ph.meta["val"] = SymInt(dynamic.env.hints[expr], expr)
     symbolize_graph(gm)
 
 

@@ -248,7 +248,7 @@ class CompiledFunction:
         else:
             sources = [f"L['{n}']" for n in self._arg_names(leaves)]
         n_mod = len(self._mod_tensors) if self.module is not None else 0
-        return dynamic.plan(tensors, leaves, dims, sources, n_mod, key[1:])
+        return dynamic.plan(tensors, leaves, dims, sources, n_mod, key[1:], self.dynamic is True)
 
     def _call_user(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         return self.fn(*args, **kwargs)

@@ -95,7 +95,10 @@ class Walk:
             return False
         start = len(fp)
         found = False
-        if isinstance(v, dict):
+        if isinstance(v, _module_type()):
+            self._objs.add(id(v))
+            found = self._module(v, path, depth)
+        elif isinstance(v, dict):
             self._objs.add(id(v))
             fp.append((t, len(v)))
             if self._snap:
@@ -134,11 +137,50 @@ class Walk:
             fp.append(("id", id(v)))
         return found
 
+    def _module(self, m: Any, path: tuple[Any, ...], depth: int) -> bool:
+        """An nn.Module: its parameters, buffers, submodules and plain attribute values
+        (not its hook dicts and other internals: a module is walked at every call)."""
+        fp = self.fp
+        d = m.__dict__
+        fp.append(type(m))
+        if self._snap:
+            self.snapshots += [(d, dict(d)), (d["_parameters"], dict(d["_parameters"]))]
+            self.snapshots.append((d["_buffers"], dict(d["_buffers"])))
+        for k, x in d.items():
+            if isinstance(x, _SCALARS):
+                fp.append((k, x))
+            elif isinstance(x, Tensor):
+                self.visit(x, (*path, ("attr", k)), depth + 1)
+        for store in ("_parameters", "_buffers"):
+            for k, x in d[store].items():
+                fp.append(k)
+                self.visit(x, (*path, ("attr", store), ("item", k)), depth + 1)
+        for k, sub in d["_modules"].items():
+            fp.append(k)
+            if sub is None or id(sub) in self._objs:
+                fp.append(("id", id(sub)))
+                continue
+            self._objs.add(id(sub))
+            self._module(sub, (*path, ("attr", "_modules"), ("item", k)), depth + 1)
+        return True
+
+
+_CLASSES: list[Any] = []
+
+
+def _module_type() -> Any:
+    if not _CLASSES:
+        from ..nn.modules.module import Module
+        from ..subclasses.fake_tensor import FakeTensor
+
+        _CLASSES.extend((Module, FakeTensor))
+    return _CLASSES[0]
+
 
 def _is_fake(t: Tensor) -> bool:
-    from ..subclasses.fake_tensor import FakeTensor
-
-    return isinstance(t, FakeTensor)
+    if not _CLASSES:
+        _module_type()
+    return isinstance(t, _CLASSES[1])
 
 
 def roots_of(fn: Any, module: Any, leaves: list[Any] | None) -> list[tuple[Any, str, Any]]:
