@@ -453,4 +453,6 @@ def _log_softmax_backward(k: Any, n: Any, g: str, y: str, dim: str, dtype: str) 
     return f"np.subtract({g}, np.multiply(np.exp({y}), {inner}))"
 
 
-from . import lowering_loss as _lowering_loss  # noqa: E402, F401  (registers its entries)
+from .lowering_loss import ENTRIES as _LOSS_ENTRIES  # noqa: E402
+
+LOWERINGS.update(_LOSS_ENTRIES)  # nll_loss, empty_strided, copy taking its source (training)

@@ -209,3 +209,24 @@ def test_trace_stores_are_undone_on_a_graph_break():
 
     assert not isinstance(state["made"], FakeTensor)
     assert state["made"].tolist() == [2.0, 2.0]
+
+
+def test_compiled_training_step_stays_in_generated_code():
+    x, y = _data()
+    m = _model()
+    opt = torch.optim.SGD(m.parameters(), lr=0.1)
+
+    def train_step(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+        opt.zero_grad()
+        loss = F.cross_entropy(m(x), y)
+        loss.backward()
+        opt.step()
+        return loss
+
+    c = torch.compile(train_step, backend="inductor")
+    for _ in range(2):
+        c(x, y)
+    src = list(c.variants.values())[-1].run.kernel.src
+    assert "_k_nll_forward(" in src and "_k_nll_backward(" in src
+    assert "_k_fallback(" not in src  # nothing goes through the dispatcher
+    assert "out=arg" in src  # the parameter updates are written in place
