@@ -175,12 +175,14 @@ class CompiledFunction:
         if self._lift_roots or (spec is not None and self.module is None):
             roots = lifting.roots_of(self.fn, None, leaves if spec is not None else None)
             w = lifting.walk(roots) if roots else None
+        # nothing to lift: the key and the replay stay as without roots
+        lifts = w is not None and bool(w.tensors or w.fakes)
         key = (
             akey,
             guards.global_state(),
             self._module_token(),
             self._globals_key(),
-            tuple(w.fp) if w is not None else None,
+            tuple(w.fp) if lifts else None,
         )
         v = self.variants.get(key)
         if v is None and self._dynamic:
@@ -209,7 +211,7 @@ class CompiledFunction:
             for path, o in zip(c.stores, outs[n:]):
                 lifting.store(roots, path, o)
             del outs[n:]
-        if self.mode == "reduce-overhead" and spec is None and w is None:
+        if self.mode == "reduce-overhead" and spec is None and not lifts:
             self._replay = (tuple(args), tuple(guards.leaf_key(a) for a in args), key[1], v)
             self._replay_globals = key[3]
             self._replay_ks = tuple(t._key_set for t in self._mod_tensors)
