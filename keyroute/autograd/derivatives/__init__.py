@@ -49,6 +49,7 @@ from . import (  # noqa: E402, F401, I001
     embedding_bag,
     pool3d,
     spectral,
+    ctc,
     inplace,
     no_formula,
 )
