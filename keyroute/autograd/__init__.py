@@ -52,6 +52,9 @@ def _register_aten_layers() -> None:
             continue
         if not op.has_kernel_for_dispatch_key(DispatchKey.ADInplaceOrView):
             register_for(op, lib)
+    from ..layers import foreach_autograd
+
+    foreach_autograd.register(lib)  # the _foreach_*/_fused_* kernels, before the generic ones
     kernels.register_all(lib)
 
 
