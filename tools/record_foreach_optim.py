@@ -37,6 +37,11 @@ CASES = [
     ("RAdam", {"lr": 0.01}),
     ("RAdam", {"lr": 0.01, "weight_decay": 0.1, "decoupled_weight_decay": True}),
     ("RAdam", {"lr": 0.01, "weight_decay": 0.1, "maximize": True}),
+    ("ASGD", {"lr": 0.01}),
+    ("ASGD", {"lr": 0.01, "weight_decay": 0.1, "t0": 1.0}),
+    ("ASGD", {"lr": 0.01, "weight_decay": 0.1, "maximize": True, "t0": 1.0}),
+    ("Rprop", {"lr": 0.01}),
+    ("Rprop", {"lr": 0.05, "maximize": True}),
 ]
 MODES = ("single", "foreach", "fused")
 FUSED = ("SGD", "Adam", "AdamW")

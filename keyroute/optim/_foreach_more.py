@@ -1,4 +1,5 @@
-"""The `foreach=True` steps of RMSprop, Adagrad, Adadelta, Adamax, NAdam and RAdam, as PyTorch's
+"""The `foreach=True` steps of RMSprop, Adagrad, Adadelta, Adamax, NAdam, RAdam, ASGD and
+Rprop, as PyTorch's
 `_multi_tensor_<name>` functions (CPU, capturable=False): per (device, dtype) group of the
 parameters, a few `_foreach_*` calls over the lists, with the per-parameter scalars (bias
 corrections, step sizes) computed in Python from `step.item()` in PyTorch's order of
@@ -16,7 +17,7 @@ import keyroute as _kr
 from .._ops import ops
 from . import _common as c
 
-__all__ = ["adadelta", "adagrad", "adamax", "nadam", "radam", "rmsprop"]
+__all__ = ["adadelta", "adagrad", "adamax", "asgd", "nadam", "radam", "rmsprop", "rprop"]
 
 _A = ops.aten
 
@@ -230,3 +231,62 @@ def radam(opt: Any, params: list[Any], group: dict[str, Any]) -> None:
         _A._foreach_reciprocal_.default(buffer)
         _A._foreach_add_.ScalarList(buffer, unrect_step_size)
         _A._foreach_addcmul_.Scalar(ps, exp_avgs, buffer)
+
+
+def asgd(opt: Any, params: list[Any], group: dict[str, Any]) -> None:
+    lr, lambd, alpha = c.to_scalar(group["lr"]), group["lambd"], group["alpha"]
+    t0, wd, maximize = group["t0"], group["weight_decay"], group["maximize"]
+    for ps in _groups(params):
+        grads = [p.grad for p in ps]
+        axs, mus, etas = _state(opt, ps, "ax"), _state(opt, ps, "mu"), _state(opt, ps, "eta")
+        steps = _state(opt, ps, "step")
+        if maximize:
+            grads = _A._foreach_neg.default(grads)
+        _bump(steps)
+        if wd != 0:
+            intermediate = _decay(grads, ps, wd, maximize)
+            _A._foreach_add_.List(intermediate, ps, alpha=lambd)
+        else:
+            intermediate = _A._foreach_add.List(grads, ps, alpha=lambd)
+        _A._foreach_addcmul_.Scalar(ps, intermediate, etas, value=-1)
+        intermediate = _A._foreach_sub.List(ps, axs)
+        _A._foreach_addcmul_.Scalar(axs, intermediate, mus)
+        # PyTorch's foreach path computes eta from the step TENSOR (float32 tensor arithmetic:
+        # mul, add, pow, then lr / t as reciprocal * lr), mu from its Python value
+        device = ps[0].device
+        new_etas = [
+            _kr.as_tensor(lr / ((1 + lambd * lr * s) ** alpha), device=device) for s in steps
+        ]
+        new_mus = [_kr.as_tensor(1 / max(1, c.value(s) - t0), device=device) for s in steps]
+        _A._foreach_copy_.default(etas, new_etas)
+        _A._foreach_copy_.default(mus, new_mus)
+
+
+def rprop(opt: Any, params: list[Any], group: dict[str, Any]) -> None:
+    etaminus, etaplus = group["etas"]
+    step_size_min, step_size_max = group["step_sizes"]
+    maximize = group["maximize"]
+    for ps in _groups(params):
+        grads = [p.grad for p in ps]
+        prevs, step_sizes = _state(opt, ps, "prev"), _state(opt, ps, "step_size")
+        _bump(_state(opt, ps, "step"))
+        signs = _A._foreach_mul.List(grads, prevs)
+        if maximize:
+            _A._foreach_neg_.default(signs)
+        # prev becomes this step's (negated when maximize) gradient, and is updated below
+        _A._foreach_copy_.default(prevs, grads)
+        if maximize:
+            _A._foreach_neg_.default(prevs)
+        grads = prevs
+        _A._foreach_sign_.default(signs)
+        for sign in signs:
+            sign[sign.gt(0)] = etaplus
+            sign[sign.lt(0)] = etaminus
+            sign[sign.eq(0)] = 1
+        _A._foreach_mul_.List(step_sizes, signs)
+        for step_size in step_sizes:
+            step_size.clamp_(step_size_min, step_size_max)
+        for g, sign in zip(grads, signs):
+            g.copy_(_kr.where(sign.eq(etaminus), 0, g))
+        grad_signs = [g.sign() for g in grads]
+        _A._foreach_addcmul_.Scalar(ps, grad_signs, step_sizes, value=-1)

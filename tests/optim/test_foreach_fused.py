@@ -86,7 +86,9 @@ def test_foreach_calls_match_torch(i: int) -> None:
 
 
 def test_foreach_equals_single_tensor_values() -> None:
-    for case in DATA["cases"]:
+    # (not ASGD: PyTorch's foreach ASGD updates p - (g + lambd p) * eta, its single-tensor
+    # ASGD p * (1 - lambd eta) - eta g: other roundings, recorded separately above)
+    for case in (c for c in DATA["cases"] if c["optim"] != "ASGD"):
         a, _ = _run(case["optim"], case["kwargs"], "single")
         b, _ = _run(case["optim"], case["kwargs"], "foreach")
         for x, y in zip(a, b):
