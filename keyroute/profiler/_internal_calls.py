@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..aten._promotion import result_type
-from ..tensor.dtype import get_default_dtype
+from ..tensor.dtype import get_default_dtype, int64
 from ..tensor.meta_array import MetaArray as _MetaArray
 
 __all__ = ["INTERNAL", "ALWAYS", "children", "run_rule"]
@@ -374,6 +374,26 @@ def _where(overload: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tupl
     return ()
 
 
+_RESHAPE_VIEW = ("aten::reshape", (_leaf("view"),))
+
+
+def _index(overload: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Tree, ...]:
+    # AdvancedIndex restrides the source (as_strided) and reshapes each index tensor to the
+    # broadcast layout (a view for a contiguous one). Rules for int64 index tensors of one
+    # shape only: bool masks (nonzero), broadcasting (expand) and other dtypes are not mirrored.
+    if overload != "Tensor":
+        return ()
+    defined = [i for i in _arg(args, kwargs, 1, "indices") if i is not None]
+    if not defined:
+        return ()
+    shape = defined[0]._data.shape
+    for i in defined:
+        data = i._data
+        if i._dtype is not int64 or data.shape != shape or not data.flags.c_contiguous:
+            return ()
+    return (_AS_STRIDED, *((_RESHAPE_VIEW,) * len(defined)))
+
+
 def _mse_backward(overload: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Tree, ...]:
     if overload != "default":
         return ()
@@ -419,6 +439,7 @@ INTERNAL: dict[str, Rule] = {
     "aten::addmm": _addmm,
     "aten::bmm": lambda o, a, k: (_leaf("resolve_conj"),) * 2 if o == "default" else (),
     "aten::index_select": _index_select,
+    "aten::index": _index,
     "aten::embedding": _embedding,
     "aten::native_layer_norm": _layer_norm,
     "aten::_scaled_dot_product_flash_attention_for_cpu": _flash,
@@ -435,6 +456,12 @@ INTERNAL: dict[str, Rule] = {
 
 #: Operators whose keyroute composite dispatches other calls than the rule's (both counted).
 ALWAYS = frozenset({"aten::log_softmax"})
+
+#: Operators whose PyTorch CPU kernel calls no operator through the dispatcher where keyroute's
+#: composite does: their events have no children when the result is a CPU tensor
+#: (scalar_tensor's CPU fast track allocates and fills without dispatching; on other devices
+#: PyTorch's empty + fill_ are events, as keyroute's).
+NO_CHILDREN_ON_CPU = frozenset({"aten::scalar_tensor"})
 
 
 def children(
