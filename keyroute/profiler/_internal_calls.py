@@ -15,7 +15,7 @@ resized) and gives the child event trees. They are added only when keyroute's ow
 implementation made no nested operator calls (so a composite that already dispatches the same
 operators is not counted twice), except for the operators in ALWAYS, whose keyroute composite
 dispatches some of PyTorch's calls but not the ones the rule gives. Tensors on the meta device
-get none (PyTorch's meta kernels call other operators)."""
+get none (PyTorch's meta kernels call other operators), except from a rule marked `on_meta`."""
 
 from __future__ import annotations
 
@@ -375,6 +375,18 @@ def _where(overload: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tupl
 
 
 _RESHAPE_VIEW = ("aten::reshape", (_leaf("view"),))
+_UNIFORM_META = (("prims::uniform", (_leaf("empty_strided"),)), _COPY)
+
+
+def _uniform(overload: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Tree, ...]:
+    # on the meta device PyTorch runs uniform_'s Python reference (prims.uniform into a fresh
+    # tensor, then copy_); its CPU kernel calls nothing
+    if overload == "default" and args[0]._data.__class__ is _MetaArray:
+        return _UNIFORM_META
+    return ()
+
+
+_uniform.on_meta = True  # type: ignore[attr-defined]  (run_rule keeps its meta events)
 
 
 def _index(overload: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Tree, ...]:
@@ -440,6 +452,7 @@ INTERNAL: dict[str, Rule] = {
     "aten::bmm": lambda o, a, k: (_leaf("resolve_conj"),) * 2 if o == "default" else (),
     "aten::index_select": _index_select,
     "aten::index": _index,
+    "aten::uniform_": _uniform,
     "aten::embedding": _embedding,
     "aten::native_layer_norm": _layer_norm,
     "aten::_scaled_dot_product_flash_attention_for_cpu": _flash,
@@ -481,7 +494,8 @@ def run_rule(rule: Rule, overload: str, args: tuple[Any, ...], kwargs: dict[str,
         trees = rule(overload, args, kwargs)
     except (AttributeError, TypeError, IndexError, ValueError):
         return ()
-    if trees:  # (the meta check only where there is something to drop: most calls have none)
+    if trees and not getattr(rule, "on_meta", False):
+        # (the meta check only where there is something to drop: most calls have none)
         for a in args:
             if getattr(a, "_data", None).__class__ is _MetaArray:
                 return ()
