@@ -254,3 +254,6 @@ from .layers.autocast import (  # noqa: E402
 
 # Out-of-tree backends: PyTorch's PrivateUse1 route (keyroute/utils/backend_registration.py).
 from .utils.backend_registration import register_device_module as _register_device_module  # noqa: E402
+
+# torch.to_dlpack (torch.utils.dlpack.to_dlpack): the raw memory as a DLPack capsule.
+from .utils.dlpack import to_dlpack  # noqa: E402
