@@ -49,6 +49,7 @@ from . import (  # noqa: E402, F401, I001
     unpool,
     embedding_bag,
     pool3d,
+    spectral,
     smooth_loss,
     products,
     inplace,
