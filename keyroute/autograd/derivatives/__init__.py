@@ -38,6 +38,7 @@ from . import (  # noqa: E402, F401, I001
     norms,
     backward_ops,
     nn_backward_ops,
+    wirtinger,
     functional_variants,
     mathbits,
     complex_ops,
@@ -50,6 +51,8 @@ from . import (  # noqa: E402, F401, I001
     pool3d,
     spectral,
     ctc,
+    smooth_loss,
+    products,
     inplace,
     no_formula,
 )
