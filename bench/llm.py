@@ -1,8 +1,9 @@
 """SmolLM2-135M decode and prefill: keyroute eager (and --quantized, with and without int8
-dynamic activations, and compiled where keyroute.compile exists) against the same decoder step written by hand in NumPy on the same
-float32 weights, one BLAS thread, one process, medians of interleaved rounds; then again in a
-subprocess with OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE unset (when the machine sets them), each
-run naming the OpenBLAS kernel that ran.
+dynamic activations, and compiled where keyroute.compile exists) against the same decoder
+step written by hand in NumPy on the same float32 weights, one BLAS thread, one process,
+medians of interleaved rounds; then again in a subprocess with OPENBLAS_CORETYPE /
+OPENBLAS_L2_SIZE unset (when the machine sets them), each run naming the OpenBLAS kernel
+that ran.
 
 Each decode step reads every weight once: 540 MB in float32 (the embedding doubles as the LM
 head), so memory bandwidth bounds the tokens/s; the table gives the bound measured here (a
