@@ -290,8 +290,69 @@ def _run(
     _graph_task[0] = (next(_task_ids), seen, needed, accumulate, only)
     try:
         while ready:
-            _, _, node = heappop(ready)
+            node = heappop(ready)[2]
             grads = buffers.pop(node, [])
+            if (
+                needed is None
+                and _prof.collector is None
+                and not (
+                    node._tensor_pre_hooks
+                    or node._retains_grad
+                    or node._pre_hooks
+                    or node._hooks
+                    or _anomaly[1]
+                    or capture_keys
+                    or isinstance(node, AccumulateGrad)
+                )
+            ):
+                # The common node (no hooks, captures, profile, anomaly mode): _call_node's
+                # fast path, inline (one frame less per node).
+                edges = node.next_edges
+                if len(grads) < len(node.output_metadata) or not grads:
+                    grads.extend([None] * (max(len(node.output_metadata), 1) - len(grads)))
+                for g in grads:
+                    if g is not None:
+                        break
+                else:
+                    grads = None
+                    for nxt, _nr in edges:
+                        if nxt is not None:
+                            left = deps[nxt] - 1
+                            deps[nxt] = left
+                            if not left:
+                                heappush(ready, (-nxt.sequence_nr, next(counter), nxt))
+                    continue
+                g = None
+                outputs = node.apply(grads)
+                if outputs.__class__ is not tuple:
+                    outputs = list(outputs)
+                grads = None
+                meta = getattr(node, "input_metadata", None)
+                if meta is not None:
+                    n_meta = len(meta)
+                    for i, g in enumerate(outputs):
+                        if g is not None and i < n_meta:
+                            m = meta[i]
+                            if m is not None and (g._data.shape != m[0] or g._dtype is not m[1]):
+                                outputs = _validate(node, list(outputs))  # the full checks
+                                break
+                    g = None
+                n_outputs = len(outputs)
+                i = 0
+                for nxt, nr in edges:
+                    if nxt is not None:
+                        if i < n_outputs and outputs[i] is not None:
+                            if nr == 0 and nxt not in buffers:  # add_grad's first, inline
+                                buffers[nxt] = [outputs[i]]
+                            else:
+                                add_grad(nxt, nr, outputs[i])
+                        left = deps[nxt] - 1
+                        deps[nxt] = left
+                        if not left:
+                            heappush(ready, (-nxt.sequence_nr, next(counter), nxt))
+                    i += 1
+                outputs = ()
+                continue
             if capture_keys:
                 for nr in range(len(grads)):
                     if (id(node), nr) in capture_keys:
