@@ -7,8 +7,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .graph import Node
-
 __all__: list[str] = []
 
 
@@ -44,7 +42,7 @@ def _sum_to(g: Any, shape: tuple[int, ...]) -> Any:
     return g
 
 
-def _validate(node: Node, outputs: Sequence[Any]) -> list[Any]:
+def _validate(node: Any, outputs: Sequence[Any]) -> list[Any]:
     """validate_outputs: reduce broadcast gradients, cast dtypes, check shapes."""
     result = list(outputs)
     meta = node.input_metadata if hasattr(node, "input_metadata") else None
