@@ -177,22 +177,10 @@ def _upsample_meta(name: str, nd: int, kind: str, self: Tensor, output_size: Any
     return new_meta(shape, self._dtype, out_strides(self, shape))
 
 
-def _define(name: str, nd: int, kind: str, align: bool) -> None:
-    scales = ", ".join(f"float? {n}=None" for n in _SCALE_NAMES[nd])
-    ac = "bool align_corners, " if align else ""
-    base = f"Tensor self, SymInt[{nd}] output_size, {ac}{scales}"
-
-    def meta_fn(self: Tensor, output_size: Any, *rest: Any, **kw: Any) -> Tensor:
-        return _upsample_meta(name, nd, kind, self, output_size)
-
-    meta_fn.__name__ = name
-    meta(f"{name}({base}) -> Tensor")(meta_fn)
-    out_variant(f"{name}.out({base}, *, Tensor(a!) out) -> Tensor(a!)", name, check=same_dtype)
-
+def define_backward(name: str, nd: int, bw_args: str, registry: dict[str, Any]) -> None:
+    """`<name>_backward` and its grad_input form: the meta function checks grad_output against
+    the output shape as PyTorch's upsample backward kernels do (the antialiased ones too)."""
     bw = f"{name}_backward"
-    bw_args = (
-        f"Tensor grad_output, SymInt[{nd}] output_size, SymInt[{nd + 2}] input_size, {ac}{scales}"
-    )
 
     def bw_meta(grad_output: Tensor, output_size: Any, input_size: Any, *rest: Any, **kw: Any):
         full = upsample_check(nd, input_size, output_size)
@@ -219,7 +207,7 @@ def _define(name: str, nd: int, kind: str, align: bool) -> None:
         return new_meta([int(x) for x in input_size], grad_output._dtype)
 
     bw_meta.__name__ = bw
-    BACKWARD_META[name] = bw_meta
+    registry[name] = bw_meta
     meta(f"{bw}({bw_args}) -> Tensor")(bw_meta)
     out_variant(
         f"{bw}.grad_input({bw_args}, *, Tensor(a!) grad_input) -> Tensor(a!)",
@@ -227,6 +215,24 @@ def _define(name: str, nd: int, kind: str, align: bool) -> None:
         ("grad_input",),
         check=same_dtype,
     )
+
+
+def _define(name: str, nd: int, kind: str, align: bool) -> None:
+    scales = ", ".join(f"float? {n}=None" for n in _SCALE_NAMES[nd])
+    ac = "bool align_corners, " if align else ""
+    base = f"Tensor self, SymInt[{nd}] output_size, {ac}{scales}"
+
+    def meta_fn(self: Tensor, output_size: Any, *rest: Any, **kw: Any) -> Tensor:
+        return _upsample_meta(name, nd, kind, self, output_size)
+
+    meta_fn.__name__ = name
+    meta(f"{name}({base}) -> Tensor")(meta_fn)
+    out_variant(f"{name}.out({base}, *, Tensor(a!) out) -> Tensor(a!)", name, check=same_dtype)
+
+    bw_args = (
+        f"Tensor grad_output, SymInt[{nd}] output_size, SymInt[{nd + 2}] input_size, {ac}{scales}"
+    )
+    define_backward(name, nd, bw_args, BACKWARD_META)
 
     vec_ac = "bool align_corners, " if align else ""
 

@@ -21,7 +21,14 @@ from .._meta_util import check, new_meta, shape_of
 from .._variants import out_variant, same_dtype
 from ..linalg import op
 from ._common import _not_implemented
-from .upsample import _compute_scale, _opmath, compute_output_size, out_strides, upsample_check
+from .upsample import (
+    _compute_scale,
+    _opmath,
+    compute_output_size,
+    define_backward,
+    out_strides,
+    upsample_check,
+)
 
 __all__ = ["AA_OPS", "AA_BACKWARD_META", "aa_taps"]
 
@@ -99,36 +106,11 @@ def _define(name: str) -> None:
     meta(f"{name}({base}) -> Tensor")(meta_fn)
     out_variant(f"{name}.out({base}, *, Tensor(a!) out) -> Tensor(a!)", name, check=same_dtype)
 
-    bw = f"{name}_backward"
     bw_args = (
         "Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, "
         "float? scales_h=None, float? scales_w=None"
     )
-
-    def bw_meta(grad_output: Tensor, output_size: Any, input_size: Any, *rest: Any, **kw: Any):
-        full = upsample_check(2, input_size, output_size)
-        g = shape_of(grad_output)
-        check(
-            len(g) == 4,
-            f"Expected grad_output to be a tensor of dimension 4 but got: dimension {len(g)}",
-        )
-        for i in range(4):
-            check(
-                g[i] == full[i],
-                f"Expected grad_output to have the same shape as output; output.size({i}) = "
-                f"{full[i]} but got grad_output.size({i}) = {g[i]}",
-            )
-        return new_meta([int(x) for x in input_size], grad_output._dtype)
-
-    bw_meta.__name__ = bw
-    AA_BACKWARD_META[name] = bw_meta
-    meta(f"{bw}({bw_args}) -> Tensor")(bw_meta)
-    out_variant(
-        f"{bw}.grad_input({bw_args}, *, Tensor(a!) grad_input) -> Tensor(a!)",
-        bw,
-        ("grad_input",),
-        check=same_dtype,
-    )
+    define_backward(name, 2, bw_args, AA_BACKWARD_META)
 
     def vec(input: Tensor, output_size: Any, align_corners: bool, scale_factors: Any) -> Tensor:  # noqa: A002
         osize = compute_output_size(shape_of(input), output_size, scale_factors)
