@@ -26,6 +26,7 @@ from ...dispatcher.tls import leaf_kernel
 from ...tensor._tensor import Tensor
 from ...tensor.dtype import complex64, complex128, float32, float64
 from ._kernel import fix_empty, kernel, wrap
+from .gemm_order import sequential_gemm
 
 __all__ = ["matmul_array", "compute_dtype", "fix_empty"]
 
@@ -97,6 +98,10 @@ def mm(self: Tensor, mat2: Tensor) -> Tensor:
         and a.shape[1] == b.shape[0]
         and dt in _BLAS
     ):
+        if dt is float32 and (a.shape[0] == 1 or b.shape[1] == 1):  # thin: MKL's own order
+            r = sequential_gemm(a, b)
+            if r is not None:
+                return wrap(r, dt)
         r = a.dot(b)
         return wrap(r if r.size else _fresh(r), dt)
     mm_meta(self, mat2)
@@ -150,6 +155,10 @@ def addmm(self: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any
     ):
         addmm_meta(self, mat1, mat2)
     if dt in _BLAS and beta == 1 and alpha == 1:  # linear's bias add: one matmul, one add
+        if dt is float32 and (a.shape[0] == 1 or b.shape[1] == 1):  # thin: MKL's own order
+            r = sequential_gemm(a, b, c)
+            if r is not None:
+                return wrap(r, dt)
         r = a.dot(b)
         if r.size:
             np.add(r, c, out=r)
