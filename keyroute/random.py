@@ -10,9 +10,9 @@ live in `keyroute/kernels/cpu/random.py`.
 The engine's output comes from NumPy's MT19937 bit generator (the same tempered mt19937 words,
 made in C), whose state is PyTorch's `state_` array and whose `pos` is PyTorch's `next_`.
 
->>> g = Generator().manual_seed(5)
+>>> g = Generator().manual_seed(5)  # std::mt19937(5)'s first word, as PyTorch's int32 random_()
 >>> int(g.random_u32(1)[0])
-2612028182
+953453411
 >>> Generator().manual_seed(5).get_state().shape
 keyroute.Size([5056])
 """

@@ -4,6 +4,7 @@ choices for the operators keyroute decomposes (the core ATen opset keeps `permut
 `t`/`transpose`, `full`/`full_like` not the factories, `sum.dim_IntList` not `sum`, ...);
 each function makes the calls PyTorch's decomposition makes, in its order.
 
+    >>> import keyroute
     >>> from keyroute._decomp import core_aten_decompositions, get_decompositions
     >>> table = get_decompositions([keyroute.ops.aten.silu])
 """

@@ -79,7 +79,15 @@ def _is_diff_tensor(t: Any) -> bool:
     return hasattr(t, "_key_set") and bool(t._key_set & REQUIRES_GRAD_BIT)
 
 
-class AutogradKernel(LayerKernel):
+class AutogradLayerKernel(LayerKernel):
+    """Base of the Autograd keys' kernels: a pure passthrough (to the keys below Autograd)
+    for key sets in which no argument requires grad. See Note [plain path]."""
+
+    def passthrough(self, ks: int) -> int | None:
+        return ks & _AFTER_AUTOGRAD if not ks & REQUIRES_GRAD_BIT else None
+
+
+class AutogradKernel(AutogradLayerKernel):
     """The Autograd-key kernel of one operator."""
 
     def __init__(self, op: OpOverload, entry: Derivative, inplace: bool) -> None:
@@ -131,9 +139,6 @@ class AutogradKernel(LayerKernel):
         self.no_grad = tuple(n for n in entry.no_grad if n in index)
         self.checks_values = bool(self.no_grad or entry.condition is not None)
         self._bound: dict[int, Any] = {}
-
-    def passthrough(self, ks: int) -> int | None:
-        return ks & _AFTER_AUTOGRAD if not ks & REQUIRES_GRAD_BIT else None
 
     def _bind(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
         values = {}
@@ -325,15 +330,12 @@ def _rebase_history(t: Any, node: Any) -> None:
     as_strided_history(t, base, geometry)
 
 
-class OutKernel(LayerKernel):
+class OutKernel(AutogradLayerKernel):
     """Autograd kernel of the out= form of a differentiable operator: refuses to run when an
     argument requires grad (PyTorch's generated out= kernels)."""
 
     def __init__(self, op: OpOverload) -> None:
         self.op = op
-
-    def passthrough(self, ks: int) -> int | None:
-        return ks & _AFTER_AUTOGRAD if not ks & REQUIRES_GRAD_BIT else None
 
     def __call__(self, keyset: DispatchKeySet, *args: Any, **kwargs: Any) -> Any:
         if _tls.thread_state.grad_enabled and any(
@@ -346,7 +348,7 @@ class OutKernel(LayerKernel):
         return _below(self.op, keyset.repr_, args, kwargs)
 
 
-class NotImplementedKernel(LayerKernel):
+class NotImplementedKernel(AutogradLayerKernel):
     """Autograd kernel of an aten operator without a derivative formula (PyTorch's
     autogradNotImplementedFallback, which its codegen registers for such operators).
 
@@ -368,9 +370,6 @@ class NotImplementedKernel(LayerKernel):
             for i, r in enumerate(schema.returns)
             if r.alias_info is not None and r.alias_info.is_write
         )
-
-    def passthrough(self, ks: int) -> int | None:
-        return ks & _AFTER_AUTOGRAD if not ks & REQUIRES_GRAD_BIT else None
 
     def __call__(self, keyset: DispatchKeySet, *args: Any, **kwargs: Any) -> Any:
         ks = keyset.repr_
@@ -441,7 +440,7 @@ class NonDifferentiableViewKernel(NonDifferentiableKernel):
     def passthrough(self, ks: int) -> int | None:
         if self.record is not None and _prof.collector is not None:
             return None
-        return ks & _AFTER_AUTOGRAD if not ks & REQUIRES_GRAD_BIT else None
+        return AutogradLayerKernel.passthrough(self, ks)
 
     def __call__(self, keyset: DispatchKeySet, *args: Any, **kwargs: Any) -> Any:
         span = _prof.span(self.record) if self.record is not None else None
@@ -542,10 +541,7 @@ def attach_warning_nodes(op: Any, args: tuple, kwargs: dict, out: Any) -> None:
     engine.attach_not_implemented(op, args, kwargs, out)
 
 
-class AutogradFallback(LayerKernel):
-    def passthrough(self, ks: int) -> int | None:
-        return ks & _AFTER_AUTOGRAD if not ks & REQUIRES_GRAD_BIT else None
-
+class AutogradFallback(AutogradLayerKernel):
     def __call__(self, keyset: DispatchKeySet, op: Any, *args: Any, **kwargs: Any) -> Any:
         out = op._redispatch(keyset.repr_ & _AFTER_AUTOGRAD, *args, **kwargs)
         attach_warning_nodes(op, args, kwargs, out)

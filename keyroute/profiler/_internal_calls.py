@@ -22,6 +22,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..aten._promotion import result_type
+from ..tensor.dtype import get_default_dtype
 from ..tensor.meta_array import MetaArray as _MetaArray
 
 __all__ = ["INTERNAL", "ALWAYS", "children", "run_rule"]
@@ -75,9 +77,6 @@ def _dtype_name(v: Any) -> str | None:
 
 
 def _common(*operands: Any, to_float: bool = False) -> str:
-    from ..aten._promotion import result_type
-    from ..tensor.dtype import get_default_dtype
-
     dt = result_type(*operands)
     if to_float and dt.category < 2:
         dt = get_default_dtype()
@@ -89,26 +88,32 @@ _CATEGORY = {"bool": 0, "int64": 1, "float64": 2, "complex128": 3}
 
 def _casts(*operands: Any, to_float: bool = False) -> tuple[Tree, ...]:
     """TensorIterator's casts on CPU: one `to` chain per input not of the common dtype."""
-    if len(operands) == 2 and not to_float:
+    if len(operands) == 2:
         # the common cases without result_type (the rule runs on every profiled call): two
-        # tensors of one dtype; a tensor and a number of its category or a lower one
+        # tensors of one dtype; a tensor and a number of its category or a lower one (the
+        # tensor's dtype is then the common one, whether it has dimensions or none); with
+        # to_float (true division), when that dtype is a floating or complex one
         a, b = operands
-        da, db = getattr(a, "_dtype", None), getattr(b, "_dtype", None)
-        if da is not None and da is db:
-            return ()
-        if da is not None and db is None and a._data.shape:
-            w = _wrapped_dtype(b)
-            if w is None:
+        da = getattr(a, "_dtype", None)
+        if da is not None and (not to_float or da.category >= 2):
+            db = getattr(b, "_dtype", None)
+            if db is da:
                 return ()
-            if _CATEGORY[w] <= da.category:
-                return () if w == da.name else (_CAST,)
+            if db is None:
+                w = _wrapped_dtype(b)
+                if w is None:
+                    if not to_float:
+                        return ()
+                elif _CATEGORY[w] <= da.category:
+                    return () if w == da.name else (_CAST,)
     common = _common(*operands, to_float=to_float)
     return tuple(_CAST for v in operands if _dtype_name(v) not in (None, common))
 
 
 def _binary(overload: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Tree, ...]:
-    other = _arg(args, kwargs, 1, "other")
-    return _casts(_arg(args, kwargs, 0, "self"), other)
+    if len(args) > 1:
+        return _casts(args[0], args[1])
+    return _casts(_arg(args, kwargs, 0, "self"), _arg(args, kwargs, 1, "other"))
 
 
 def _true_div(overload: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Tree, ...]:
@@ -245,14 +250,30 @@ def _max_min(overload: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tu
     return ()
 
 
+_RESOLVE_CONJ = _leaf("resolve_conj")
+_COPY = _leaf("copy_")
+_EXPAND = ("aten::expand", (_AS_STRIDED,))
+_MM_CLONE = ("aten::clone", (("aten::empty_like", (_leaf("empty"),)), _COPY))
+
+
+def _strides(data: Any) -> tuple[int, ...]:
+    """A 2-d operand's strides in elements, from its array (the rules run on every profiled
+    call of their operator: Tensor.stride() costs a generator more)."""
+    if data.__class__ is _MetaArray:
+        return data.stride
+    item = data.itemsize
+    s0, s1 = data.strides
+    return (s0 // item, s1 // item)
+
+
 def _mm_resolves(result: tuple[int, ...], m1: Any, m2: Any) -> tuple[Tree, ...]:
     """The resolve_conj calls of addmm_impl_cpu_ for a fresh row-major result (sizes
     `result`): the result's, and each operand's that gemm takes untransposed; an operand
-    neither row- nor column-major is copied (clone)."""
+    neither row- nor column-major is copied (clone). m1, m2: the operands' arrays."""
     rows, cols = result
     if rows * cols == 0 or m1.shape[1] == 0:
         return ()
-    out: list[Tree] = [_leaf("resolve_conj")]
+    out: list[Tree] = [_RESOLVE_CONJ]
     # The fresh result's strides are (cols, 1), or (1, 1) for one column: a row-major result
     # is taken as a transposed column-major one, with the operands swapped.
     transpose_c = cols != 1
@@ -261,35 +282,38 @@ def _mm_resolves(result: tuple[int, ...], m1: Any, m2: Any) -> tuple[Tree, ...]:
     m, n = (cols, rows) if transpose_c else (rows, cols)
     k = m1.shape[0] if transpose_c else m1.shape[1]
     i, j = (1, 0) if transpose_c else (0, 1)
-    clone = ("aten::clone", (("aten::empty_like", (_leaf("empty"),)), _leaf("copy_")))
     for mat, lead, other in ((m1, m, k), (m2, k, n)):
-        s = mat.stride()
+        s = _strides(mat)
         if s[i] == 1 and s[j] >= max(1, lead):
-            out.append(_leaf("resolve_conj"))
+            out.append(_RESOLVE_CONJ)
         elif not (s[j] == 1 and s[i] >= max(1, other)):
-            out.append(clone)
+            out.append(_MM_CLONE)
     return tuple(out)
 
 
 def _mm(overload: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Tree, ...]:
     if overload != "default":
         return ()
-    a, b = _arg(args, kwargs, 0, "self"), _arg(args, kwargs, 1, "mat2")
+    a, b = _arg(args, kwargs, 0, "self")._data, _arg(args, kwargs, 1, "mat2")._data
     return _mm_resolves((a.shape[0], b.shape[1]), a, b)
 
 
 def _addmm(overload: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Tree, ...]:
     if overload != "default":
         return ()
-    bias = _arg(args, kwargs, 0, "self")
-    a, b = _arg(args, kwargs, 1, "mat1"), _arg(args, kwargs, 2, "mat2")
+    if len(args) >= 3:
+        bias, a, b = args[0]._data, args[1]._data, args[2]._data
+    else:
+        bias = _arg(args, kwargs, 0, "self")._data
+        a, b = _arg(args, kwargs, 1, "mat1")._data, _arg(args, kwargs, 2, "mat2")._data
     size = (a.shape[0], b.shape[1])
-    out: list[Tree] = []
-    if tuple(bias.shape) != size:
-        out.append(("aten::expand", (_AS_STRIDED,)))
-    if _arg(args, kwargs, 3, "beta", 1) != 0 and size[0] * size[1]:
-        out.append(_leaf("copy_"))
-    return (*out, *_mm_resolves(size, a, b))
+    beta = args[3] if len(args) > 3 else kwargs.get("beta", 1)
+    if bias.shape == size:
+        if beta != 0 and size[0] * size[1]:
+            return (_COPY, *_mm_resolves(size, a, b))
+        return _mm_resolves(size, a, b)
+    head = (_EXPAND, _COPY) if beta != 0 and size[0] * size[1] else (_EXPAND,)
+    return (*head, *_mm_resolves(size, a, b))
 
 
 def _index_select_trees(self: Any) -> tuple[Tree, ...]:
@@ -426,10 +450,12 @@ def children(
 
 def run_rule(rule: Rule, overload: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     """rule's trees for one call (none for meta tensors or arguments it cannot read)."""
-    for a in args:
-        if getattr(a, "_data", None).__class__ is _MetaArray:
-            return ()
     try:
-        return rule(overload, args, kwargs)
+        trees = rule(overload, args, kwargs)
     except (AttributeError, TypeError, IndexError, ValueError):
         return ()
+    if trees:  # (the meta check only where there is something to drop: most calls have none)
+        for a in args:
+            if getattr(a, "_data", None).__class__ is _MetaArray:
+                return ()
+    return trees

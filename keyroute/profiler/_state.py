@@ -39,8 +39,9 @@ class Collector:
 
     While recording, events go into a flat `log` (cheapest to append to): a tuple opens an
     event, (name, t0) for a plain operator call or (name, t0, kind, shapes, stack, key) for the
-    rest; an int (t1) closes the innermost open one. `close()` turns the log into `events`
-    records [name, t0, t1, parent, shapes, kind, key, mem, stack]."""
+    rest; an int (t1) closes the innermost open one; a list [t, trees] stands for synthesized
+    events (`synthesized`). `close()` turns the log into `events` records
+    [name, t0, t1, parent, shapes, kind, key, mem, stack]."""
 
     def __init__(
         self,
@@ -121,20 +122,26 @@ class Collector:
         memory = self.memory
         attributed: list[tuple[int, int, int]] = []
         mi = 0
+        floor = 0
         for pos, item in enumerate(self.log):
             while mi < len(memory) and memory[mi][2] <= pos:
                 attributed.append((memory[mi][0], memory[mi][1], open_[-1] if open_ else -1))
                 mi += 1
-            if item.__class__ is tuple:
+            cls = item.__class__
+            if cls is tuple:
                 parent = open_[-1] if open_ else -1
                 open_.append(len(events))
                 if len(item) == 2:
-                    events.append([item[0], item[1], 0, parent])
+                    events.append([item[0], max(item[1], floor), 0, parent])
                 else:
                     name, t0, kind, shapes, stack, key = item
+                    t0 = max(t0, floor)
                     events.append([name, t0, 0, parent, shapes, kind, key, None, stack])
+            elif cls is list:  # synthesized events (see `synthesized`)
+                # (later times are kept after the synthesized events' nanosecond steps)
+                floor = _expand(events, item[1], item[0], open_[-1] if open_ else -1)
             elif open_:
-                events[open_.pop()][T1] = item
+                events[open_.pop()][T1] = max(item, floor)
         for tm, nbytes, _pos in memory[mi:]:
             attributed.append((tm, nbytes, open_[-1] if open_ else -1))
         for idx in open_:
@@ -142,6 +149,28 @@ class Collector:
         self.events = events
         self.memory = attributed
         self.log = []
+
+
+def synthesized(t: int, trees: Any) -> list[Any]:
+    """The log entry standing for the events of operators PyTorch's kernel would call
+    (_internal_calls.py), at time t: keyroute's kernel calls none, so they have no times of
+    their own. One entry (one append, one clock read) stands for the whole tree while
+    recording, a list to tell it apart from an opening (tuple) and a closing (int); close()
+    expands it into events one nanosecond apart, nested as the trees say, so a viewer still
+    sees their order and nesting."""
+    return [t, trees]
+
+
+def _expand(events: list[list[Any]], trees: Any, t: int, parent: int) -> int:
+    """Append the events of `trees` (children of event `parent`) from time t; the time after."""
+    for name, sub in trees:
+        ev = [name, t, 0, parent, None, "internal", None, None, None]
+        idx = len(events)
+        events.append(ev)
+        t = _expand(events, sub, t + 1, idx) if sub else t + 1
+        ev[T1] = t
+        t += 1
+    return t
 
 
 def _python_stack(skip: int) -> list[str]:
@@ -208,7 +237,11 @@ def _input_shapes(op: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> lis
 
 
 def _wrap(op: Any, key: int, fn: Callable[..., Any], collapse: bool) -> Callable[..., Any]:
-    """The recording callable for one resolution (installed in dispatcher.trace)."""
+    """The recording callable for one resolution (installed in dispatcher.trace).
+
+    It wraps the kernel the resolution chose, after the plain-path shortcut (a layer that
+    would only redispatch is skipped, `OpOverload._bind`), so a profiled call runs the same
+    kernels as an un-profiled one plus this one closure."""
     c = collector
     if c is None:
         return fn
@@ -225,10 +258,14 @@ def _wrap(op: Any, key: int, fn: Callable[..., Any], collapse: bool) -> Callable
 
     # (not in the layer view, which shows keyroute's own calls; nor when the call enters a
     # Python dispatch mode: PyTorch's kernel calls then reach the mode, not these events)
-    if name in INTERNAL and not c.with_dispatch:
-        fn = _with_internal_calls(name, getattr(op, "_overloadname", ""), fn)
+    internal = name in INTERNAL and not c.with_dispatch
+    overload = getattr(op, "_overloadname", "")
     if c.record_shapes or c.profile_memory or c.with_stack:
+        if internal:
+            fn = _with_internal_calls(name, overload, fn)
         return _op_event_full(op, name, fn)
+    if internal:
+        return _op_event_internal(name, overload, fn, c)
     return _op_event(name, fn, c)
 
 
@@ -250,24 +287,62 @@ def _with_internal_calls(name: str, overload: str, fn: Callable[..., Any]) -> Ca
         if c is None or tls.thread_state.modes:
             return fn(*args, **kwargs)
         trees = run_rule(rule, overload, args, kwargs)
+        if not trees:
+            return fn(*args, **kwargs)
         log = c.log
         if always:  # (before keyroute's own calls: where PyTorch's kernel makes them)
-            _emit(log, trees)
+            log.append(synthesized(_now(), trees))
             return fn(*args, **kwargs)
         n = len(log)
         out = fn(*args, **kwargs)
-        if trees and len(log) == n and collector is c:
-            _emit(log, trees)
+        if len(log) == n and collector is c:
+            log.append(synthesized(_now(), trees))
         return out
 
     return called
 
 
-def _emit(log: list[Any], trees: Any) -> None:
-    for child, sub in trees:
-        log.append((child, _now(), "internal", None, None, None))
-        _emit(log, sub)
-        log.append(_now())
+def _op_event_internal(
+    name: str, overload: str, fn: Callable[..., Any], c: Collector
+) -> Callable[..., Any]:
+    """_op_event and _with_internal_calls in one closure (one frame per profiled call of a
+    listed operator, the rule's own work aside). A binary operator on two tensors of one
+    dtype (the common call) casts nothing: that is decided inline, without the rule."""
+    from ..dispatcher.tls import state as tls
+    from ._internal_calls import ALWAYS, INTERNAL, _binary, run_rule
+
+    log = c.log
+    add, now = log.append, _now
+    always = name in ALWAYS
+    rule = INTERNAL[name]
+    binary = rule is _binary
+
+    def recorded(*args: Any, **kwargs: Any) -> Any:
+        if collector is not c:
+            return fn(*args, **kwargs)
+        add((name, now()))
+        try:
+            if binary and len(args) > 1:
+                dtype = getattr(args[0], "_dtype", None)
+                if dtype is not None and dtype is getattr(args[1], "_dtype", None):
+                    return fn(*args, **kwargs)
+            if tls.thread_state.modes:
+                return fn(*args, **kwargs)
+            trees = run_rule(rule, overload, args, kwargs)
+            if not trees:
+                return fn(*args, **kwargs)
+            if always:  # (before keyroute's own calls: where PyTorch's kernel makes them)
+                add([now(), trees])  # (synthesized(), inlined)
+                return fn(*args, **kwargs)
+            n = len(log)
+            out = fn(*args, **kwargs)
+            if len(log) == n:
+                add([now(), trees])
+            return out
+        finally:
+            add(now())
+
+    return recorded
 
 
 #: PyTorch's internal_new_from_data (torch.tensor(data)) calls these around its lift_fresh.
@@ -281,18 +356,21 @@ def new_from_data(make: Callable[[], Any]) -> Any:
     c = collector
     if c is None:
         return make()
-    _emit(c.log, _NEW_FROM_DATA_BEFORE)
+    c.log.append(synthesized(_now(), _NEW_FROM_DATA_BEFORE))
     out = make()
     if collector is c:
-        _emit(c.log, _NEW_FROM_DATA_AFTER)
+        c.log.append(synthesized(_now(), _NEW_FROM_DATA_AFTER))
     return out
+
+
+_TOLIST = (("aten::resolve_conj", ()), ("aten::resolve_neg", ()))
 
 
 def tolist_events() -> None:
     """Tensor.tolist's operator calls in PyTorch (resolve_conj, resolve_neg), as events."""
     c = collector
     if c is not None:
-        _emit(c.log, (("aten::resolve_conj", ()), ("aten::resolve_neg", ())))
+        c.log.append(synthesized(_now(), _TOLIST))
 
 
 def _op_event(name: str, fn: Callable[..., Any], c: Collector) -> Callable[..., Any]:
@@ -425,14 +503,17 @@ class record_function(ContextDecorator):
 
 def span(name: str, kind: str = "cpu_op", shapes: Any = None) -> Any:
     """Open an event named `name` if a profile records (for keyroute's own spans: autograd
-    nodes, optimizer steps); close it with `end_span`."""
+    nodes, optimizer steps); close it with `end_span`. (Collector.begin, inlined: the engine
+    opens two per node.)"""
     c = collector
     if c is None:
         return None
-    return c.begin(name, kind, shapes)
+    rec = (name, _now(), kind, shapes, _python_stack(1) if c.with_stack else None, None)
+    c.log.append(rec)
+    return rec
 
 
 def end_span(rec: Any) -> None:
     c = collector
     if rec is not None and c is not None:
-        c.end(rec)
+        c.log.append(_now())

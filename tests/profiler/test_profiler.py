@@ -238,6 +238,44 @@ def test_internal_calls_as_pytorchs_kernels_make_them() -> None:
     assert {e.kind for e in prof.events() if e.name == "aten::clamp_min"} == {"internal"}
 
 
+def test_synthesized_events_nest_in_time_within_their_operator() -> None:
+    # the added events have no times of their own: they are laid out one nanosecond apart
+    # inside the operator's event, so a timeline shows them nested and in order
+    x = torch.ones(2, 3)
+    with profile() as prof:
+        x.t()
+        x + 1
+    events = prof.events()
+    for e in events:
+        for c in e.cpu_children:
+            assert e.time_range.start <= c.time_range.start
+            assert c.time_range.end <= e.time_range.end
+        kids = e.cpu_children
+        for a, b in zip(kids, kids[1:]):
+            assert a.time_range.end <= b.time_range.start
+    tops = [e for e in events if e.cpu_parent is None]
+    assert tops[0].time_range.end <= tops[1].time_range.start
+
+
+@pytest.mark.parametrize("to_float", [False, True])
+def test_cast_rule_shortcuts_agree_with_result_type(to_float: bool) -> None:
+    # _casts answers the common operand pairs without result_type (it runs on every profiled
+    # binary call): every pair here must get the answer of the general path
+    from keyroute.profiler import _internal_calls as ic
+
+    dtypes = [torch.bool, torch.int32, torch.int64, torch.float32, torch.float64, torch.complex64]
+    tensors = [torch.ones(s, dtype=d) for d in dtypes for s in ((), (2,))]
+    others = [*tensors, True, 3, 2.5, 1j, None]
+    for a in tensors:
+        for b in others:
+            got = ic._casts(a, b, to_float=to_float)
+            common = ic._common(a, b, to_float=to_float)
+            want = tuple(ic._CAST for v in (a, b) if ic._dtype_name(v) not in (None, common))
+            if b is None and not to_float:
+                want = ()  # (not a number: no operand to cast)
+            assert got == want, (a.dtype, a.dim(), b if not hasattr(b, "dtype") else b.dtype)
+
+
 def test_with_dispatch_children_per_key_and_group_by_dispatch_key() -> None:
     w = torch.ones(3, 3, requires_grad=True)
     with profile(with_dispatch=True) as prof:
