@@ -1,6 +1,7 @@
 """Record PyTorch's float32 results for the rounding the public programs depend on
 (tests/programs/test_rounding.py): thin mm/addmm (MKL's sequential order,
-keyroute/kernels/cpu/gemm_order.py) and mse_loss's reduction (a cascade sum, then a division).
+keyroute/kernels/cpu/gemm_order.py), mse_loss's reduction (a cascade sum, then a division)
+and float32 x ** e (Sleef's powf on blocks of 16, keyroute/kernels/cpu/sleef_pow.py).
 
     python tools/record_program_rounding.py
 
@@ -34,6 +35,7 @@ GEMM = [
     (4, 2000, 1, 1, 0),
     (100, 4, 1, 0, 0),
 ]
+POW = [(5, 4.0), (16, 4.0), (37, 5.0), (100, 1.5), (100, -3.0), (37, 0.5001), (64, 7.0)]
 MSE = [(5, "sum"), (100, "mean"), (2000, "sum"), (2000, "mean"), (40000, "sum"), (231, "mean")]
 
 
@@ -44,6 +46,12 @@ def gemm_inputs(case: tuple[int, ...], seed: int) -> tuple[np.ndarray, ...]:
     b = rng.standard_normal((n, k) if tb else (k, n)).astype(np.float32)
     bias = rng.standard_normal(n).astype(np.float32)
     return a, b, bias
+
+
+def pow_inputs(n: int, seed: int) -> np.ndarray:
+    x = np.random.default_rng(seed).uniform(-4, 4, n).astype(np.float32)
+    x[:4] = [0.0, 1.0, -2.0, 1e-40]  # zero, one, a negative integer base, a subnormal
+    return x
 
 
 def mse_inputs(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -81,6 +89,10 @@ def main() -> None:
         record["mse_loss"].append(
             {"n": n, "reduction": reduction, "seed": 100 + i, "out": r.numpy().tobytes().hex()}
         )
+    record["pow"] = []
+    for i, (n, e) in enumerate(POW):
+        r = (torch.from_numpy(pow_inputs(n, 200 + i)) ** e).numpy()
+        record["pow"].append({"n": n, "exponent": e, "seed": 200 + i, "out": r.tobytes().hex()})
     OUT.write_text(json.dumps(record, indent=1) + "\n")
     print(f"wrote {OUT.relative_to(ROOT)}")
 

@@ -1,6 +1,7 @@
 """The float32 rounding the public programs depend on, against PyTorch's recorded results
 (tools/record_program_rounding.py): thin mm/addmm in MKL's sequential order
-(keyroute/kernels/cpu/gemm_order.py) and mse_loss reduced by a cascade sum."""
+(keyroute/kernels/cpu/gemm_order.py), mse_loss reduced by a cascade sum, and x ** e through
+Sleef's powf (keyroute/kernels/cpu/sleef_pow.py)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import keyroute as torch
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
-from record_program_rounding import gemm_inputs, mse_inputs  # noqa: E402
+from record_program_rounding import gemm_inputs, mse_inputs, pow_inputs  # noqa: E402
 
 RECORD = json.loads((ROOT / "tests/data/program_rounding.json").read_text())
 
@@ -55,3 +56,18 @@ def test_unmodelled_shapes_keep_numpy_product() -> None:
     a = np.ones((5, 7), np.float32)
     assert sequential_gemm(a, np.ones((7, 3), np.float32)) is None
     assert sequential_gemm(a.astype(np.float64), np.ones((7, 1))) is None
+
+
+@pytest.mark.parametrize("entry", RECORD["pow"], ids=lambda e: f"{e['n']}-{e['exponent']}")
+def test_pow_scalar_rounds_as_pytorch(entry: dict) -> None:
+    x = torch.from_numpy(pow_inputs(entry["n"], entry["seed"]))
+    assert (x ** entry["exponent"]).numpy().tobytes() == _bits(entry["out"]).tobytes()
+
+
+def test_pow_strided_input_takes_the_scalar_path() -> None:
+    """A non-dense input is all tail in PyTorch's loop: double pow, rounded once."""
+    from keyroute.kernels.cpu.sleef_pow import powf_like_pytorch
+
+    a = np.linspace(0.5, 3, 64, dtype=np.float32).reshape(8, 8)[:, ::2]
+    expected = np.power(a.astype(np.float64), 1.1).astype(np.float32)
+    assert powf_like_pytorch(a, 1.1).tobytes() == expected.tobytes()

@@ -25,7 +25,7 @@ __all__ = ["sequential_gemm"]
 
 _F32 = np.dtype(np.float32)
 # the products array (M*K*N elements) stays small: the modelled shapes are thin
-_MAX_PRODUCTS = 1 << 22
+_MAX_PRODUCTS = 1 << 20
 
 
 def _order(a: np.ndarray, b: np.ndarray) -> int:
