@@ -59,7 +59,7 @@ def sequential_gemm(
         row = np.broadcast_to(bias, (a.shape[0], b.shape[1]))[:, None, :]
         products = np.concatenate([row, products], axis=1)
     # add.accumulate adds strictly left to right (NumPy's sum would add pairwise)
-    r = np.ascontiguousarray(np.add.accumulate(products, axis=1)[:, -1, :])
+    r = np.add.accumulate(products, axis=1)[:, -1, :].copy()  # fresh, PyTorch's C strides
     if bias is not None and how == 2:
         np.add(r, bias, out=r)
     return r
