@@ -212,9 +212,35 @@ def main() -> None:
         opt.step()
         return loss
 
+    # opt.step compiled: the optimizer's parameters, grads and state are lifted graph inputs
+    # (keyroute/_dynamo/lifting.py); and the whole step (forward, loss, backward, opt.step)
+    # as one compiled function, as `torch.compile(train_step)` is written.
+    cstep = keyroute.compile(opt.step, backend="inductor")
+
+    def train_step_compiled_opt():
+        opt.zero_grad()
+        loss = closs(x, y)
+        loss.backward()
+        cstep()
+        return loss
+
+    def whole(x, y):
+        opt.zero_grad()
+        loss = F.cross_entropy(model(x), y)
+        loss.backward()
+        opt.step()
+        return loss
+
+    cwhole = keyroute.compile(whole, backend="inductor")
+    cwhole_np = keyroute.compile(whole, backend="inductor", options=NUMPY)
+
     train_step(cm)
     train_step(cmn)
     train_step_loss_inside()
+    for _ in range(2):  # the first step makes the grads: one recompile
+        train_step_compiled_opt()
+        cwhole(x, y)
+        cwhole_np(x, y)
     W1, b1, W2, b2 = (p.detach().numpy().copy() for p in model.parameters())
     xn, yn = x.numpy(), y.numpy()
 
@@ -244,6 +270,9 @@ def main() -> None:
             "MLP 784-256-10 train step: compiled (numba)": lambda: train_step(cm),
             "MLP 784-256-10 train step: compiled (numpy)": lambda: train_step(cmn),
             "MLP 784-256-10 train step: compiled, loss inside": train_step_loss_inside,
+            "MLP 784-256-10 train step: + compiled opt.step": train_step_compiled_opt,
+            "MLP 784-256-10 train step: whole step compiled": lambda: cwhole(x, y),
+            "MLP 784-256-10 train step: whole step (numpy)": lambda: cwhole_np(x, y),
             "MLP 784-256-10 train step: eager keyroute": lambda: train_step(model),
             "MLP 784-256-10 train step: hand NumPy": hand_train,
         },

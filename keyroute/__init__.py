@@ -123,6 +123,7 @@ from ._api import misc_ops as _api_misc_ops  # noqa: E402, F401
 from ._api import image as _api_image  # noqa: E402, F401
 from ._api import pooling as _api_pooling  # noqa: E402, F401
 from ._api import promotion as _api_promotion  # noqa: E402, F401
+from ._api import spectral as _api_spectral  # noqa: E402, F401
 from . import linalg, special  # noqa: E402
 from . import fft  # noqa: E402
 from . import nn  # noqa: E402

@@ -194,3 +194,9 @@ def geometric_(self: Tensor, p: float, *, generator: Any = None) -> Tensor:
 def poisson(input: Tensor, generator: Any = None) -> Tensor:
     """One Poisson sample per element of `input` (the rates), as input's dtype."""
     return aten.poisson.default(input, _gen("poisson", generator))
+
+
+@function
+def binomial(count: Tensor, prob: Tensor, generator: Any = None) -> Tensor:
+    """One binomial sample per element: successes in `count` trials of probability `prob`."""
+    return aten.binomial.default(count, prob, _gen("binomial", generator))

@@ -22,8 +22,18 @@ def aot_compile(
 
     from ..tensor._tensor import Tensor
 
+    training = getattr(gm, "_kr_outputs_need_grad", True)
+
     def run(*args: Any) -> Any:
-        out = fn(*args)
+        if training:
+            out = fn(*args)
+        else:
+            # No output needs a gradient: AOT Autograd's inference graph (as PyTorch's, which
+            # finds none of the outputs requires grad and drops the joint graph).
+            from ..autograd.grad_mode import no_grad
+
+            with no_grad():
+                out = fn(*args)
         # aot_function returns a lone output bare; the runtime reads a sequence.
         return (out,) if isinstance(out, Tensor) else out
 

@@ -38,6 +38,11 @@ class Captured:
     out_spec: Any
     #: The output's leaves: None where a graph output goes, else the (constant) value.
     out_template: list[Any]
+    #: Walk indices of the lifted tensors, the graph's last inputs (lifting.py).
+    lifted: list[int] = field(default_factory=list)
+    #: Walk paths where the last len(stores) graph outputs are stored after each run
+    #: (Note [trace-time stores]).
+    stores: list[tuple[Any, ...]] = field(default_factory=list)
 
     def rebuild(self, outs: Any) -> Any:
         it = iter(outs)
@@ -78,9 +83,11 @@ def trace(
     tensors: list[Tensor],
     names: list[str],
     dynamic: Any = None,
+    lift: Any = None,
 ) -> Captured:
     """Trace `call(tensors)` on fake tensors into one graph; raises GraphBreak where it cannot.
-    `dynamic`: a dynamic.DynamicPlan whose symbolic sizes the fakes get (symbolic_shapes.py)."""
+    `dynamic`: a dynamic.DynamicPlan whose symbolic sizes the fakes get (symbolic_shapes.py).
+    `lift`: (walk, roots) of the tensors reached outside the arguments (lifting.py)."""
     from ..fx.experimental.proxy_tensor import dispatch_trace
     from ..subclasses.fake_tensor import (
         DataDependentOutputException,
@@ -106,7 +113,15 @@ def trace(
         leaves, spec = tree_flatten(out)
         holder["spec"] = spec
         holder["template"] = [_MISSING if isinstance(v, Tensor) else v for v in leaves]
-        return tuple(v for v in leaves if isinstance(v, Tensor))
+        ts = tuple(v for v in leaves if isinstance(v, Tensor))
+        holder["needs_grad"] = any(v.requires_grad for v in ts)
+        return ts
+
+    lifter = None
+    if lift is not None:
+        from .lifting import Lifter
+
+        lifter = Lifter(lift[0], lift[1], mode)
 
     HOOKS.install()
     HOOKS.handlers.append(_raise_handler)
@@ -119,6 +134,7 @@ def trace(
                 fake_mode=mode,
                 placeholder_names=names,
                 flat_names=True,
+                lift=lifter,
             )
     except GraphBreak:
         raise
@@ -141,11 +157,48 @@ def trace(
         HOOKS.uninstall()
     # Dynamo's graph keeps every custom-operator call (its user called it); the AOT path later
     # decides from the schema (examples/dishonest_mutation.py: eager keeps the write).
+    stores: list[tuple[Any, ...]] = []
+    if lifter is not None:
+        stores = _trace_stores(gm, lifter)
     gm.graph.eliminate_dead_code(_impure_in_dynamo)
     if dynamic is not None:
         _add_sym_placeholders(gm, dynamic)
     gm.recompile()
-    return Captured(gm, holder["spec"], holder["template"])
+    # The AOT backends build a training graph only when an output needs a gradient (as
+    # PyTorch's AOT Autograd, which otherwise compiles an inference graph): opt.step's
+    # parameters require grad, its updates run under no_grad.
+    # A trace that ran a backward (it stored new .grad values) is a whole training step: its
+    # graph already holds the backward, so it is compiled as an inference graph.
+    backward_inside = any(p[-1] == ("attr", "grad") for p in stores)
+    gm._kr_outputs_need_grad = holder["needs_grad"] and not backward_inside
+    lifted = lifter.order if lifter is not None else []
+    return Captured(gm, holder["spec"], holder["template"], lifted, stores)
+
+
+def _trace_stores(gm: GraphModule, lifter: Any) -> list[tuple[Any, ...]]:
+    """Tensors the trace stored into the walked structures become extra graph outputs
+    (Note [trace-time stores]); raises StoreUnsupported where one cannot be replayed."""
+    from .lifting import walk
+
+    after = walk(lifter.roots)
+    if not after.fakes:
+        return []
+    nodes = lifter.tracking.nodes
+    extra = []
+    paths = []
+    for path, fake in after.fakes:
+        node = nodes.get(id(fake))
+        if node is None or path[-1][0] == "key":
+            raise StoreUnsupported(path)
+        extra.append(node)
+        paths.append(path)
+    out = next(n for n in reversed(list(gm.graph.nodes)) if n.op == "output")
+    out.args = (tuple(out.args[0]) + tuple(extra),)
+    return paths
+
+
+class StoreUnsupported(Exception):
+    """A tensor made during the trace was stored where it cannot be replayed."""
 
 
 def _add_sym_placeholders(gm: GraphModule, dynamic: Any) -> None:
@@ -157,7 +210,8 @@ def _add_sym_placeholders(gm: GraphModule, dynamic: Any) -> None:
     for name, ti, _d in dynamic.order:
         with gm.graph.inserting_before(phs[ti]):
             ph = gm.graph.placeholder(name)
-        ph.meta["val"] = SymInt(dynamic.env.hints[name], name)
+        expr = dynamic.ph_expr.get(name, name)
+        ph.meta["val"] = SymInt(dynamic.env.hints[expr], expr)
     symbolize_graph(gm)
 
 

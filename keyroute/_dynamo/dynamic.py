@@ -17,7 +17,7 @@ from numpy import ndarray
 
 from ..tensor._tensor import Tensor
 from .guards import leaf_key
-from .symbolic_shapes import ShapeEnv, SymInt
+from .symbolic_shapes import ShapeEnv, SymInt, symbol_id
 
 #: Exact keys a dynamic variant keeps in the guard dict (a loop over many sizes stays bounded).
 EXACT_KEYS_LIMIT = 256
@@ -30,8 +30,10 @@ class DynamicPlan:
         self.env = ShapeEnv()
         #: per flat tensor input: its shape with SymInts, or None when it is static.
         self.shapes: list[tuple[Any, ...] | None] = []
-        #: (symbol, tensor index, dim) in the order their Sym placeholders come.
+        #: (placeholder name, tensor index, dim) in the order their Sym placeholders come.
         self.order: list[tuple[str, int, int]] = []
+        #: placeholder name -> the symbol it holds (Note [duck sizing]: they may differ).
+        self.ph_expr: dict[str, str] = {}
         self.leaf_keys: list[Any] = []
         self.rest: Any = None
         self.check: Any = None
@@ -57,7 +59,8 @@ class DynamicPlan:
         for i, t in enumerate(tensors):
             for name, ti, _d in self.order:
                 if ti == i:
-                    out.append(SymInt(self.env.hints[name], name))
+                    expr = self.ph_expr.get(name, name)
+                    out.append(SymInt(self.env.hints[expr], expr))
             out.append(t)
         return out
 
@@ -100,15 +103,23 @@ def plan(
     sources: list[str],
     n_mod: int,
     rest: Any,
+    duck: bool = False,
 ) -> DynamicPlan | None:
     """The symbols for the dims `leaf_dims` names (leaf index -> dims), or None when no dim
-    can be dynamic (sizes 0 and 1 stay static, as PyTorch specializes them)."""
+    can be dynamic (sizes 0 and 1 stay static, as PyTorch specializes them).
+
+    Note [duck sizing]: with `duck` (dynamic=True: PyTorch's DimDynamic.DUCK) a size equal to
+    one already seen reuses that size's symbol, named after its first source. Automatic
+    dynamic shapes (DimDynamic.DYNAMIC) give every source its own symbol; PyTorch then unifies
+    the sizes a broadcast makes equal, keeping the lexicographically lowest name, while the
+    Sym placeholder keeps the first source's name ("s77: Sym(s17)"). keyroute takes tensors of
+    the same shape and dims for that broadcast (the case an elementwise op makes)."""
     p = DynamicPlan()
     p.rest = rest
     p.shapes = [None] * len(tensors)
-    duck: dict[Any, tuple[Any, ...]] = {}
+    groups: dict[Any, list[tuple[int, int, str]]] = {}  # key -> [(tensor index, dim, name)]
+    keys: dict[int, Any] = {}  # tensor index -> (its group key or None per dim)
     ti = n_mod
-    any_sym = False
     for li, a in enumerate(leaves):
         p.leaf_keys.append(leaf_key(a))
         if not isinstance(a, Tensor):
@@ -116,21 +127,35 @@ def plan(
         dims = {d for d in leaf_dims.get(li, ()) if a._data.shape[d] >= 2}
         d = a._data
         if dims and type(d) is ndarray and d.flags.c_contiguous:
-            k = (tuple(d.shape), frozenset(dims))
-            shape = duck.get(k)
-            if shape is None:
-                shape = tuple(
-                    p.env.create_symbol(f"{sources[li]}.size()[{j}]", s) if j in dims else s
-                    for j, s in enumerate(d.shape)
-                )
-                duck[k] = shape
-                for j, s in enumerate(shape):
-                    if isinstance(s, SymInt):
-                        p.order.append((s.expr, ti, j))
-            p.shapes[ti] = shape
-            any_sym = True
+            per = []
+            for j, v in enumerate(d.shape):
+                if j not in dims:
+                    per.append(None)
+                    continue
+                k = ("v", v) if duck else (tuple(d.shape), frozenset(dims), j)
+                members = groups.setdefault(k, [])
+                if not duck or not members:
+                    # each source takes its symbol number (PyTorch's _generate_unique_id)
+                    name = f"s{symbol_id(f'{sources[li]}.size()[{j}]', p.env.taken)}"
+                    members.append((ti, j, name))
+                per.append(k)
+            keys[ti] = (tuple(d.shape), per)
         ti += 1
-    return p if any_sym else None
+    if not keys:
+        return None
+    syms: dict[Any, SymInt] = {}
+    for k, members in groups.items():
+        expr = min(m[2] for m in members)  # sympy's order of the names: the lowest stays
+        hint = k[1] if duck else k[0][k[2]]
+        p.env.hints[expr] = hint
+        syms[k] = SymInt(hint, expr)
+        first = members[0]
+        p.order.append((first[2], first[0], first[1]))
+        p.ph_expr[first[2]] = expr
+    p.order.sort(key=lambda e: (e[1], e[2]))
+    for ti, (shape, per) in keys.items():
+        p.shapes[ti] = tuple(s if k is None else syms[k] for s, k in zip(shape, per))
+    return p
 
 
 def expected_shape(shape: tuple[Any, ...], sizes: dict[str, int]) -> tuple[int, ...]:

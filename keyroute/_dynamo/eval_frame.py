@@ -19,10 +19,10 @@ from typing import Any
 
 from ..tensor._tensor import Tensor
 from ..utils._pytree import tree_unflatten
-from . import config, dynamic, guards, unbacked
+from . import config, dynamic, guards, lifting, unbacked
 from .backends import lookup_backend
 from .breaks import GraphBreak
-from .capture import Captured, run_segmented, trace
+from .capture import Captured, StoreUnsupported, run_segmented, trace
 from .exc import Unsupported
 
 log = logging.getLogger("keyroute._dynamo")
@@ -117,6 +117,8 @@ class CompiledFunction:
         self._static_only = False
         self._backend_fn = lookup_backend(backend)
         self._globals = self._global_names()
+        #: Whether the function can reach tensors outside its arguments (lifting.py).
+        self._lift_roots = module is None and bool(lifting.roots_of(fn, None, None))
         functools.update_wrapper(self, fn)
         _ALL.append(self)
 
@@ -169,25 +171,47 @@ class CompiledFunction:
             if out is not _MISS:
                 return out
         akey, leaves, spec = guards.args_key(args, kwargs)
-        key = (akey, guards.global_state(), self._module_token(), self._globals_key())
+        w = roots = None
+        if self._lift_roots or (spec is not None and self.module is None):
+            roots = lifting.roots_of(self.fn, None, leaves if spec is not None else None)
+            w = lifting.walk(roots) if roots else None
+        # nothing to lift: the key and the replay stay as without roots
+        lifts = w is not None and bool(w.tensors or w.fakes)
+        key = (
+            akey,
+            guards.global_state(),
+            self._module_token(),
+            self._globals_key(),
+            tuple(w.fp) if lifts else None,
+        )
         v = self.variants.get(key)
         if v is None and self._dynamic:
             v = self._match_dynamic(key, leaves, spec)
         if v is None:
             if key in self._eager_keys or _stance[0] == "force_eager":
                 return self.fn(*args, **kwargs)
-            v = self._compile(key, args, kwargs, leaves, spec)
+            v = self._compile(key, args, kwargs, leaves, spec, (w, roots))
             if v is None:
                 return self.fn(*args, **kwargs)
             if v.segmented and v.state is not None:
-                return v.state  # the first segmented run's result
+                return v.state[0]  # the first segmented run's result (it may be None)
         if v.segmented:
             return self.fn(*args, **kwargs)
         tensors = [a for a in leaves if isinstance(a, Tensor)]
         if self.module is not None:
             tensors = self._mod_tensors + tensors
+        c = v.captured
+        if c.lifted:
+            found = w.tensors
+            tensors += [found[i] for i in c.lifted]
         outs = v.run(*tensors)
-        if self.mode == "reduce-overhead" and spec is None:
+        if c.stores:
+            outs = list(outs)
+            n = len(outs) - len(c.stores)
+            for path, o in zip(c.stores, outs[n:]):
+                lifting.store(roots, path, o)
+            del outs[n:]
+        if self.mode == "reduce-overhead" and spec is None and not lifts:
             self._replay = (tuple(args), tuple(guards.leaf_key(a) for a in args), key[1], v)
             self._replay_globals = key[3]
             self._replay_ks = tuple(t._key_set for t in self._mod_tensors)
@@ -226,7 +250,7 @@ class CompiledFunction:
         else:
             sources = [f"L['{n}']" for n in self._arg_names(leaves)]
         n_mod = len(self._mod_tensors) if self.module is not None else 0
-        return dynamic.plan(tensors, leaves, dims, sources, n_mod, key[1:])
+        return dynamic.plan(tensors, leaves, dims, sources, n_mod, key[1:], self.dynamic is True)
 
     def _call_user(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         return self.fn(*args, **kwargs)
@@ -271,7 +295,13 @@ class CompiledFunction:
         return [f"arg{i}" for i in range(len(leaves))]
 
     def _compile(
-        self, key: Any, args: tuple[Any, ...], kwargs: dict[str, Any], leaves: list[Any], spec: Any
+        self,
+        key: Any,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        leaves: list[Any],
+        spec: Any,
+        lift: Any = (None, None),
     ) -> _Variant | None:
         logs = _logs()
         if self.order:
@@ -336,10 +366,16 @@ class CompiledFunction:
         tensors = [leaves[i] for i in tensor_pos]
         if module is not None:
             tensors = self._mod_tensors + tensors
-        dyn = self._dynamic_plan(key, leaves, spec, tensors)
+        w, roots = lift
+        lift_arg = None
+        snapshot = None
+        if w is not None and (w.tensors or w.fakes):
+            lift_arg = (w, roots)
+            snapshot = lifting.walk(roots, snapshot=True)  # to undo the trace's stores
+        dyn = None if lift_arg is not None else self._dynamic_plan(key, leaves, spec, tensors)
         _compiling[0] += 1
         try:
-            captured = trace(call, tensors, self._names(leaves), dyn)
+            captured = trace(call, tensors, self._names(leaves), dyn, lift_arg)
             if dyn is not None and not _dynamic_ok(captured):
                 dyn = None
                 captured = trace(call, tensors, self._names(leaves))
@@ -349,8 +385,20 @@ class CompiledFunction:
                 )
                 if b is not None:
                     raise b
+        except StoreUnsupported:
+            _compiling[0] -= 1
+            lifting.restore(snapshot)
+            self._eager_keys.add(key)
+            log.warning(
+                "keyroute.compile: a tensor made inside %s is stored where it cannot be "
+                "replayed; running it eagerly",
+                getattr(fn, "__name__", "?"),
+            )
+            return None
         except GraphBreak as b:
             _compiling[0] -= 1
+            if snapshot is not None:
+                lifting.restore(snapshot)
             if self.fullgraph and getattr(b, "user_error", None):
                 from .exc import UserError
 
@@ -367,14 +415,18 @@ class CompiledFunction:
             variant = _Variant(None, None, True, None)
             self.variants[key] = variant
             self.order.append(key)
-            out = _Variant(None, None, True, seg.result)
+            out = _Variant(None, None, True, (seg.result,))
             return out
         except BaseException:
             _compiling[0] -= 1
+            if snapshot is not None:
+                lifting.restore(snapshot)
             raise
         _compiling[0] -= 1
         if "graph_code" in logs:
             log.warning("TRACED GRAPH\n%s", captured.gm.code)
+        if captured.lifted:
+            tensors = tensors + [w.tensors[i] for i in captured.lifted]
         example = list(tensors) if dyn is None else dyn.graph_inputs(tensors)
         kw = {}
         if self.backend in ("inductor",):

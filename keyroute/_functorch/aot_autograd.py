@@ -43,8 +43,14 @@ def make_joint_graph(f: Callable[..., Any], args: tuple[Tensor, ...]) -> tuple[G
         out = f(*primals)
         _tag_forward_nodes()
         out_t = out if isinstance(out, (tuple, list)) else (out,)
+        # Only the outputs that need a gradient are differentiated (as PyTorch's joint graph:
+        # a compiled training step also returns its new gradients and optimizer state).
+        pick = [j for j, o in enumerate(out_t) if isinstance(o, Tensor) and o.requires_grad]
         grads = autograd.grad(
-            list(out_t), [primals[i] for i in diff], list(tangents), allow_unused=True
+            [out_t[j] for j in pick],
+            [primals[i] for i in diff],
+            [tangents[j] for j in pick],
+            allow_unused=True,
         )
         full: list[Any] = [None] * len(args)
         for i, g in zip(diff, grads):
@@ -288,8 +294,12 @@ def aot_function(
             entry = cache[key] = (fw_compiler(gm, list(args)), mutated, spec)
         run, mutated, spec = entry
         res = run(*args)
-        for i, idx in enumerate(mutated):
-            args[idx].copy_(res[i])  # the epilogue: input mutations applied outside the graph
+        if mutated:
+            from ..autograd.grad_mode import no_grad
+
+            with no_grad():  # as PyTorch's runtime wrapper: a parameter may be the input
+                for i, idx in enumerate(mutated):
+                    args[idx].copy_(res[i])  # the epilogue: mutations applied outside the graph
         outs = list(res[len(mutated) :])
         from ..utils._pytree import tree_unflatten
 

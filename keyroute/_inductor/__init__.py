@@ -163,7 +163,8 @@ def compile_fx(gm: Any, example_inputs: list[Any], *, mode: Any = None, options:
                 return run
         # meta / fake inputs, other devices (a backend may hold ndarrays): the dispatcher
         return aot_compile(gm, example_inputs, None)
-    if is_grad_enabled() and any(t.requires_grad for t in tensors):
+    training = getattr(gm, "_kr_outputs_need_grad", True)
+    if training and is_grad_enabled() and any(t.requires_grad for t in tensors):
         from .._functorch.partitioners import min_cut_rematerialization_partition
 
         return aot_compile(

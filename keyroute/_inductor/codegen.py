@@ -351,8 +351,12 @@ class Kernel:
             bs = ", ".join(self._src_arg(b) for b in bases)
             return f"_k_inplace_custom({op}, {dname}, [{bs}], {{{kws}}})"
         target = self.copy_back.get(n)
-        if target is None or not n.args or n.args[0] is not target or len(target.users) != 1:
+        if target is None or not n.args or n.args[0] is not target:
             return None
+        if len(target.users) != 1:
+            from .lowering_loss import inplace_update
+
+            return inplace_update(self, n, name, target)
         args = [self._src_arg(a) for a in n.args]
         if name == "index_copy":
             return f"_k_index_copy_({', '.join(args)})"

@@ -37,6 +37,8 @@ POINTWISE = {
     "where", "expand", "detach", "alias", "clone",
 }  # fmt: skip
 REDUCTIONS = {"sum", "mean", "amax", "amin"}
+#: Members that only move or alias values.
+_MOVES = {"expand", "detach", "alias", "clone"}
 FLOATS = ("float32", "float64")
 
 
@@ -223,6 +225,10 @@ def _finish(g: Group, index: dict[Node, int]) -> bool:
     nest or a value does not fit its level."""
     s = g.shape
     if len(g.members) < 2 or not s or s[-1] == 1 or 0 in s:
+        return False
+    if sum(_opname(m) not in _MOVES for m in g.members) < 2:
+        # One computing op (relu and the detach autograd saves): NumPy's ufunc, and the
+        # detach a view, cost less than a loop writing a copy.
         return False
     inside = set(g.members)
     for m in g.members:

@@ -451,3 +451,8 @@ def _softmax_backward(k: Any, n: Any, g: str, y: str, dim: str, dtype: str) -> s
 def _log_softmax_backward(k: Any, n: Any, g: str, y: str, dim: str, dtype: str) -> str:
     inner = f"np.add.reduce({g}, axis={dim}, keepdims=True)"
     return f"np.subtract({g}, np.multiply(np.exp({y}), {inner}))"
+
+
+from .lowering_loss import ENTRIES as _LOSS_ENTRIES  # noqa: E402
+
+LOWERINGS.update(_LOSS_ENTRIES)  # nll_loss, empty_strided, copy taking its source (training)

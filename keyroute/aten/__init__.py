@@ -19,6 +19,7 @@ from . import mathbits  # noqa: F401
 from . import amp_ops  # noqa: F401
 from . import complex_ops  # noqa: F401
 from . import fft  # noqa: F401
+from . import spectral  # noqa: F401
 
 
 def _register_backend_select() -> None:

@@ -62,6 +62,10 @@ def _upsample_cases(op: str, shape: tuple[int, ...], out: list[int], ac: tuple) 
 for _op, (_shape, _out, _ac) in _UPSAMPLE.items():
     _upsample_cases(_op, _shape, _out, _ac)
 
+# The anti-aliased forms (aten/nn/upsample_aa.py): downsampling widens the filter.
+for _op in ("_upsample_bilinear2d_aa", "_upsample_bicubic2d_aa"):
+    _upsample_cases(_op, (1, 2, 7, 9), [3, 4], (False,))
+
 
 # Sliding blocks and pixel shuffles (aten/nn/fold.py): overlapping blocks, padding, dilation.
 case("im2col")(lambda M, rng: ((t(M, rng, 1, 2, 4, 5), [2, 3], [1, 1], [1, 0], [1, 2]), {}))
@@ -118,4 +122,10 @@ case("max_unpool3d")(
         ),
         {},
     )
+)
+
+# unfold_backward (istft's overlap-add) and as_strided with overlapping windows (stft's frames).
+case("unfold_backward")(lambda M, rng: ((t(M, rng, 2, 4, 3), [2, 9], 1, 3, 2), {}))
+case("as_strided_overlap", "as_strided")(
+    lambda M, rng: ((t(M, rng, 2, 10), [2, 3, 4], [10, 3, 1], 0), {})
 )

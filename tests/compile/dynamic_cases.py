@@ -101,6 +101,15 @@ def dynamic_true(torch):
     return f, [[(4, 3)], [(8, 5)], [(1, 5)]], True
 
 
+def duck_true(torch):
+    # dynamic=True: DimDynamic.DUCK, equal sizes share the first source's symbol (x's 4 and
+    # y's 4), unequal ones get their own
+    def f(x, y):
+        return x.sum(1) + y.sum(1)
+
+    return f, [[(4, 3), (4, 5)], [(6, 3), (6, 5)]], True
+
+
 def dynamic_false(torch):
     def f(x):
         return x * 2
@@ -129,6 +138,7 @@ CASES = {
         view_batch,
         size_branch,
         dynamic_true,
+        duck_true,
         dynamic_false,
         inner_dim,
     )

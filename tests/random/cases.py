@@ -397,3 +397,28 @@ def _poisson(M: Any) -> list[Any]:  # noqa: N803
         M.rand(4),  # the default stream continues where poisson left it
         M.rand(3, generator=g),
     ]
+
+
+# -- binomial (sample_binomial: inversion below count * prob 10, BTRS from 10 up; prob > 0.5 by
+# its complement)
+
+
+@case("binomial")
+def _binomial(M: Any) -> list[Any]:  # noqa: N803
+    M.manual_seed(43)
+    count = M.tensor([0.0, 1.0, 5.0, 10.0, 100.0, 1000.0, 20.0, 40.0, 7.0, 3.0, 1e6])
+    prob = M.tensor([0.3, 0.5, 0.9, 0.99, 0.2, 0.6, 1.0, 0.0, 0.5, -0.5, 0.37])
+    wide_count = M.linspace(0.0, 300.0, 120, dtype=M.float64).reshape(10, 12).round()
+    wide_prob = M.linspace(0.01, 0.99, 120, dtype=M.float64).reshape(10, 12)
+    g = M.Generator().manual_seed(9)
+    return [
+        M.binomial(count, prob),
+        M.binomial(wide_count, wide_prob),
+        M.binomial(wide_count.t(), wide_prob.t()),  # transposed: the result is still row-major
+        M.binomial(M.full((3, 4), 50.0), M.tensor([0.1, 0.4, 0.6, 0.95])),  # prob broadcasts
+        M.binomial(M.full((2, 0), 1.0), M.full((2, 0), 0.5)),
+        M.binomial(count, prob, generator=g),
+        M.binomial(M.full((6,), 2.5e4, dtype=M.float64), M.full((6,), 0.5, dtype=M.float64)),
+        M.rand(4),  # the default stream continues where binomial left it
+        M.rand(3, generator=g),
+    ]

@@ -48,6 +48,7 @@ from . import (  # noqa: E402, F401, I001
     unpool,
     embedding_bag,
     pool3d,
+    spectral,
     inplace,
     no_formula,
 )

@@ -126,6 +126,7 @@ GENERATED_OUT = {
     "select_backward.out",
     "slice_backward.out",
     "diagonal_backward.out",
+    "unfold_backward.out",
     "__lshift__.Scalar_out",
     "__lshift__.Tensor_out",
     "__rshift__.Scalar_out",

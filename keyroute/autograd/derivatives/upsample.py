@@ -5,6 +5,7 @@ grad_output, so its own gradient (double backward) is the forward again."""
 from __future__ import annotations
 
 from ...aten.nn.upsample import _SCALE_NAMES, UPSAMPLE_OPS
+from ...aten.nn.upsample_aa import AA_OPS
 from ._registry import _shape, aten, derivative
 
 
@@ -43,3 +44,7 @@ def _register(name: str, nd: int, align: bool) -> None:
 
 for _name, (_nd, _kind, _align) in UPSAMPLE_OPS.items():
     _register(_name, _nd, _align)
+
+# The anti-aliased forms (aten/nn/upsample_aa.py): the same pair of entries.
+for _name in AA_OPS:
+    _register(_name, 2, True)

@@ -109,9 +109,36 @@ def _as_strided(grad, size, stride, storage_offset, geom):
     n = _extent(shape, base_stride) + base_offset
     flat = aten.zeros.default([max(n, 1)], dtype=grad._dtype, device=grad.device)
     off = base_offset if storage_offset is None else storage_offset
-    region = aten.as_strided.default(flat, list(size), list(stride), off)
-    aten.add_.Tensor(region, grad)
+    if _maybe_overlapping(size, stride):
+        # Windows sharing elements (stft's frames): each element sums every window holding
+        # it, in index order, by index_add_ as PyTorch's as_strided_backward does (an add_
+        # into an overlapping view would write each element once).
+        idx = aten.arange.start_step(0, max(n, 1), 1, dtype=_int64(), device=grad.device)
+        idx = aten.as_strided.default(idx, list(size), list(stride), off)
+        aten.index_add_.default(
+            flat, 0, aten.reshape.default(idx, [-1]), aten.reshape.default(grad, [-1])
+        )
+    else:
+        region = aten.as_strided.default(flat, list(size), list(stride), off)
+        aten.add_.Tensor(region, grad)
     return (aten.as_strided.default(flat, list(shape), list(base_stride), base_offset),)
+
+
+def _maybe_overlapping(size, stride) -> bool:
+    """_maybe_overlapping_memory over the dims of more than one element and nonzero stride:
+    in increasing stride order, a stride within the span of the smaller ones overlaps."""
+    span = 0
+    for st, sz in sorted((int(st), int(sz)) for sz, st in zip(size, stride) if sz > 1 and st):
+        if st <= span:
+            return True
+        span += st * (sz - 1)
+    return any(int(sz) > 1 and int(st) == 0 for sz, st in zip(size, stride))
+
+
+def _int64():
+    from ...tensor.dtype import int64
+
+    return int64
 
 
 @derivative("t", "TBackward0")

@@ -40,7 +40,7 @@ _DATA_DEPENDENT = "aten::_local_scalar_dense"
 class _Tracking:
     """Tensor -> node, by identity (the tensors are kept alive for the trace, so ids are stable)."""
 
-    __slots__ = ("nodes", "keep", "graph", "constants", "fake_mode", "real")
+    __slots__ = ("nodes", "keep", "graph", "constants", "fake_mode", "real", "lift")
 
     def __init__(self, graph: Graph, fake_mode: Any, real: bool) -> None:
         self.nodes: dict[int, Node] = {}
@@ -49,6 +49,9 @@ class _Tracking:
         self.constants: dict[str, Tensor] = {}
         self.fake_mode = fake_mode
         self.real = real
+        #: keyroute.compile's lifting (_dynamo/lifting.Lifter): real tensors reached through
+        #: closures / objects, mapped to placeholders on first use; None for make_fx.
+        self.lift: Any = None
 
     def bind(self, t: Tensor, node: Node) -> None:
         self.nodes[id(t)] = node
@@ -108,6 +111,8 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
                 if r is not NotImplemented:
                     return r
         tr = self.tracking
+        if tr.lift is not None:
+            args, kwargs = tr.lift(args, kwargs)
         if _UNBACKED_INT[0]:
             from ..._dynamo.unbacked import check_no_unbacked_size
 
@@ -182,9 +187,10 @@ def dispatch_trace(
     placeholder_names: list[str] | None = None,
     flat_names: bool = False,
     pre_dispatch: bool = False,
+    lift: Any = None,
 ) -> GraphModule:
     """Trace `f(*args)` (see make_fx). `flat_names`: name placeholders from `placeholder_names`
-    one per flat input."""
+    one per flat input. `lift`: keyroute.compile's Lifter (see _Tracking.lift)."""
     from ...subclasses.fake_tensor import FakeTensor, FakeTensorMode
 
     if tracing_mode not in ("real", "fake", "symbolic"):
@@ -200,6 +206,9 @@ def dispatch_trace(
     real = tracing_mode == "real"
     graph = Graph()
     tr = _Tracking(graph, fake_mode, real)
+    if lift is not None:
+        tr.lift = lift
+        lift.tracking = tr
     if tracing_mode == "fake":
         flat = [
             fake_mode.from_tensor(a)

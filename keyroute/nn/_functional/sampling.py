@@ -131,6 +131,9 @@ def interpolate(
         if nd == 4:
             return aten.adaptive_avg_pool2d.default(input, output_size)
         return aten.adaptive_avg_pool3d.default(input, output_size)
+    if antialias and mode in ("bilinear", "bicubic"):
+        op = getattr(aten, f"_upsample_{mode}2d_aa").vec
+        return op(input, output_size, align_corners, scale_factors)
     if antialias:
         raise NotImplementedError(
             f"interpolate(mode={mode!r}, antialias=True) (aten::_upsample_{mode}2d_aa) is not "
