@@ -124,6 +124,7 @@ from ._api import image as _api_image  # noqa: E402, F401
 from ._api import pooling as _api_pooling  # noqa: E402, F401
 from ._api import promotion as _api_promotion  # noqa: E402, F401
 from ._api import spectral as _api_spectral  # noqa: E402, F401
+from ._api import products as _api_products  # noqa: E402, F401
 from . import linalg, special  # noqa: E402
 from . import fft  # noqa: E402
 from . import nn  # noqa: E402
@@ -254,3 +255,6 @@ from .layers.autocast import (  # noqa: E402
 
 # Out-of-tree backends: PyTorch's PrivateUse1 route (keyroute/utils/backend_registration.py).
 from .utils.backend_registration import register_device_module as _register_device_module  # noqa: E402
+
+# torch.to_dlpack (torch.utils.dlpack.to_dlpack): the raw memory as a DLPack capsule.
+from .utils.dlpack import to_dlpack  # noqa: E402

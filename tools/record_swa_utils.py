@@ -1,10 +1,13 @@
-"""Record torch 2.13's optim.swa_utils (AveragedModel SWA/EMA averages, SWALR lrs) into
-tests/data/swa_utils.json. Run: python tools/record_swa_utils.py"""
+"""Record torch 2.13's optim.swa_utils (AveragedModel SWA/EMA averages, SWALR lrs, update_bn's
+running statistics) into tests/data/swa_utils.json. Run: python tools/record_swa_utils.py"""
 
 from __future__ import annotations
 
 import json
 import pathlib
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
 
 def main() -> None:
@@ -45,6 +48,10 @@ def main() -> None:
             sched.step()
             lrs.append([g["lr"] for g in opt.param_groups])
         out[f"swalr_{strategy}_{epochs}"] = lrs
+    from tests.optim import update_bn_case
+
+    out["update_bn_data"] = update_bn_case.data()
+    out["update_bn"] = update_bn_case.run(torch, out["update_bn_data"])
     path = pathlib.Path(__file__).resolve().parent.parent / "tests/data/swa_utils.json"
     path.write_text(json.dumps(out))
 

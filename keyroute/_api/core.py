@@ -161,7 +161,7 @@ def expand(self: Tensor, *sizes: Any, size: Any = None, implicit: bool = False) 
 
 @method
 def expand_as(self: Tensor, other: Tensor) -> Tensor:
-    return aten.expand.default(self, list(other.shape))
+    return aten.expand_as.default(self, other)
 
 
 @function

@@ -47,11 +47,13 @@ def resolve_neg(input: Tensor) -> Tensor:  # noqa: A002
 
 
 @function
+@method
 def _neg_view(input: Tensor) -> Tensor:  # noqa: A002
     return A._neg_view.default(input)
 
 
 @function
+@method
 def _conj(input: Tensor) -> Tensor:  # noqa: A002
     return A._conj.default(input)
 

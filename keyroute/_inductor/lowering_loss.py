@@ -14,6 +14,7 @@ update of a graph input that is copied back (`param.add_(grad, alpha=-lr)`, func
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -50,8 +51,26 @@ def _wrap(a: Any, dt: Any) -> Any:
     return wrap_cpu(a if isinstance(a, np.ndarray) else np.asarray(a), dt)
 
 
+def _fast_case(x: Any, t: Any, w: Any, reduction: int, ignore: int) -> bool:
+    """cross_entropy's case, the one the CPU kernels compute by a shortcut: mean, no weight,
+    2-d input, every target valid (else the kernels themselves run, with their errors)."""
+    if w is not None or reduction != 1 or x.ndim != 2 or t.ndim != 1:
+        return False
+    n, c = x.shape
+    return 0 < n == t.shape[0] and not 0 <= ignore < c and t.min() >= 0 and t.max() < c
+
+
 def nll_forward(x: Any, t: Any, w: Any, reduction: int, ignore: int, dx: Any, dtt: Any) -> Any:
-    from ..kernels.cpu.nn import nll_loss_forward
+    from ..kernels.cpu.nn import _EXACT_COUNT, _as, _comp, _round, nll_loss_forward
+
+    if _fast_case(x, t, w, reduction, ignore) and x.shape[0] < _EXACT_COUNT:
+        # the kernel's own shortcut (kernels/cpu/nn.py _nll), same steps, same bits
+        comp = _comp(dx)
+        xs = _as(x, comp)
+        n = xs.shape[0]
+        total = np.asarray(n, comp)
+        loss = np.negative(xs[np.arange(n), t.astype(np.int64, copy=False)]).sum(dtype=comp)
+        return _round(np.asarray(loss / total, comp), dx), _round(total, dx)
 
     out, total = nll_loss_forward(
         _wrap(x, dx), _wrap(t, dtt), _wrap(w, dx), reduction, ignore
@@ -62,7 +81,25 @@ def nll_forward(x: Any, t: Any, w: Any, reduction: int, ignore: int, dx: Any, dt
 def nll_backward(
     g: Any, x: Any, t: Any, w: Any, reduction: int, ignore: int, tw: Any, dx: Any, dtt: Any
 ) -> Any:
-    from ..kernels.cpu.backward_ops import nll_loss_backward
+    from ..kernels.cpu.backward_ops import _comp, nll_loss_backward
+
+    if (
+        _fast_case(x, t, w, reduction, ignore)
+        and np.size(g) == 1
+        and np.size(tw) == 1
+        and 0 < abs(float(np.asarray(tw).reshape(-1)[0])) < math.inf
+        and x.flags.c_contiguous
+    ):
+        # the kernel's own shortcut (kernels/cpu/backward_ops.py nll_loss_backward)
+        comp = _comp(dx)
+        n, c = x.shape
+        grad = np.zeros((n, c), comp)
+        ga = np.asarray(g)
+        ta = np.asarray(tw)
+        gv = (ga if ga.dtype == comp else ga.astype(comp)).reshape(-1)
+        tv = (ta if ta.dtype == comp else ta.astype(comp)).reshape(-1)
+        grad[np.arange(n), t.astype(np.int64, copy=False)] = np.negative(gv / tv)
+        return grad if grad.dtype == dx.np else grad.astype(dx.np)
 
     r = nll_loss_backward(
         _wrap(g, dx), _wrap(x, dx), _wrap(t, dtt), _wrap(w, dx), reduction, ignore, _wrap(tw, dx)

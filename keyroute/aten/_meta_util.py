@@ -32,6 +32,12 @@ def check(cond: bool, msg: str, exc: type[Exception] = RuntimeError) -> None:
         raise exc(msg)
 
 
+def is_meta_data(t: Any) -> bool:
+    """Whether t holds no values (a meta or fake tensor): PyTorch runs its Python meta
+    functions there, whose checks are sometimes fewer than its CPU kernel's."""
+    return isinstance(t._data, MetaArray)
+
+
 def shape_of(t: Any) -> tuple[int, ...]:
     return t._data.shape if hasattr(t, "_data") else ()
 

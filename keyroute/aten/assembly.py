@@ -168,7 +168,8 @@ _reshape = aten("reshape")
 _expand = aten("expand")
 
 
-def _stack_inputs(tensors: Sequence[Any], dim: int) -> tuple[list[Any], int]:
+def _stack_dim(tensors: Sequence[Any], dim: int) -> int:
+    """stack's checks; the wrapped dimension."""
     check(len(tensors) > 0, "stack expects a non-empty TensorList")
     first = shape_of(tensors[0])
     d = wrap_dim(dim, len(first) + 1)
@@ -178,13 +179,23 @@ def _stack_inputs(tensors: Sequence[Any], dim: int) -> tuple[list[Any], int]:
             f"stack expects each tensor to be equal size, but got {_shape_str(first)} at entry 0 "
             f"and {_shape_str(shape_of(t))} at entry {i}",
         )
+    return d
+
+
+def _stack_inputs(tensors: Sequence[Any], dim: int) -> tuple[list[Any], int]:
+    d = _stack_dim(tensors, dim)
     return [_unsqueeze(t, d) for t in tensors], d
 
 
 @composite_explicit("stack(Tensor[] tensors, int dim=0) -> Tensor")
 def stack(tensors, dim=0):
-    parts, d = _stack_inputs(tensors, dim)
-    return _cat(parts, d)
+    d = _stack_dim(tensors, dim)
+    first = list(shape_of(tensors[0]))
+    if d < len(first):
+        # as PyTorch: cat the inputs along d, then split d with a view (always possible on
+        # cat's fresh result); unsqueezed inputs only for a new last dimension
+        return _view(_cat(list(tensors), d), [*first[:d], len(tensors), *first[d:]])
+    return _cat([_unsqueeze(t, d) for t in tensors], d)
 
 
 @composite_explicit("stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)")

@@ -505,10 +505,10 @@ def empty_like(self, *, dtype=None, layout=None, device=None, pin_memory=None, m
     mf = to_memory_format(memory_format)
     shape = list(shape_of(self))
     if mf is None or mf.name == "preserve_format":
+        # (PyTorch allocates with empty_strided whether or not the strides are the
+        # contiguous ones: the input's if dense, inferred dense ones otherwise)
         like = meta_like(self)
-        if like.stride() != _shape.contiguous_strides(tuple(shape)):
-            return aten("empty_strided")(shape, list(like.stride()), dtype=dt, device=dev)
-        return aten("empty.memory_format")(shape, dtype=dt, device=dev)
+        return aten("empty_strided")(shape, list(like.stride()), dtype=dt, device=dev)
     return aten("empty.memory_format")(shape, dtype=dt, device=dev, memory_format=mf)
 
 

@@ -144,12 +144,21 @@ def _pointwise(name: str) -> None:
             _check(self, v)
             return list(v)
 
-        def out_fn(self: Any, tensor1: Any, tensor2: Any, v: Any = 1, values: Any = values) -> Any:
-            vs = values(self, tensor1, tensor2, v)
+        # the last argument comes by its schema name too (value= / scalars=)
+        def out_fn(
+            self: Any, tensor1: Any, tensor2: Any, *v: Any, values: Any = values, **kw: Any
+        ) -> Any:
+            vs = values(
+                self, tensor1, tensor2, v[0] if v else kw.get("value", kw.get("scalars", 1))
+            )
             return [per(s, a, b, value=x) for s, a, b, x in zip(self, tensor1, tensor2, vs)]
 
-        def in_fn(self: Any, tensor1: Any, tensor2: Any, v: Any = 1, values: Any = values) -> None:
-            vs = values(self, tensor1, tensor2, v)
+        def in_fn(
+            self: Any, tensor1: Any, tensor2: Any, *v: Any, values: Any = values, **kw: Any
+        ) -> None:
+            vs = values(
+                self, tensor1, tensor2, v[0] if v else kw.get("value", kw.get("scalars", 1))
+            )
             for s, a, b, x in zip(self, tensor1, tensor2, vs):
                 per_(s, a, b, value=x)
 

@@ -20,7 +20,7 @@ from typing import Any
 from ..tensor.dtype import int64
 from . import _shape
 from ._define import aten, composite, composite_explicit, meta
-from ._meta_util import _is_non_overlapping_and_dense, check, new_meta, shape_of
+from ._meta_util import _is_non_overlapping_and_dense, check, is_meta_data, new_meta, shape_of
 from ._variants import inplace_variant, out_variant
 from .core import expand_geometry
 
@@ -634,7 +634,7 @@ def index_copy_check(self, dim: int, index, source) -> int:
         f"index_copy_(): Expected a long tensor for index, but got {index._dtype._short}",
     )
     check(
-        self._dtype is source._dtype,
+        self._dtype is source._dtype or is_meta_data(self),  # PyTorch's meta: no dtype check
         f"index_copy_(): self and source expected to have the same dtype, but got (self) "
         f"{self._dtype._short} and (source) {source._dtype._short}",
     )

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 
 from ..tensor._tensor import Tensor
 from ..tensor.dtype import float32, int32, int64
-from ._define import aten, composite, meta
-from ._meta_util import check, new_meta, shape_of
+from ._define import aten, composite, composite_explicit, meta
+from ._meta_util import check, is_meta_data, new_meta, shape_of
 
 __all__ = [
     "LinAlgError",
@@ -154,6 +154,14 @@ def logdet(self):
 @meta("linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info)")
 def linalg_inv_ex(A, *, check_errors=False):
     square_check("linalg.inv", A)
+    if A._dtype.category >= 2 and A._dtype.itemsize == 2:
+        # checkFloatingOrComplex(allow_low_precision_dtypes=false). A meta or fake tensor runs
+        # PyTorch's Python meta (torch/_meta_registrations.py), which words it its own way.
+        if is_meta_data(A):
+            raise RuntimeError(
+                f"linalg.inv_ex: Low precision dtypes not supported. Got torch.{A._dtype.name}"
+            )
+        raise RuntimeError(f"linalg.inv: Low precision dtypes not supported. Got {A._dtype._short}")
     float_check("linalg.inv", A)
     s = shape_of(A)
     return new_meta(s, A._dtype, fortran_strides(s)), new_meta(s[:-2], int32)
@@ -161,7 +169,11 @@ def linalg_inv_ex(A, *, check_errors=False):
 
 @composite("linalg_inv(Tensor A) -> Tensor")
 def linalg_inv(A):
-    return aten("linalg_inv_ex")(A, check_errors=True)[0]
+    # PyTorch's: linalg_inv_ex without checks, then _linalg_check_errors on its info (a
+    # dispatch mode and autocast's fp32 list see both calls).
+    result, info = aten("linalg_inv_ex")(A)
+    aten("_linalg_check_errors")(info, "linalg.inv", is_matrix=A.dim() == 2)
+    return result
 
 
 @composite("inverse(Tensor self) -> Tensor")
@@ -493,8 +505,11 @@ def linalg_cross(self, other, *, dim=-1):
         len(sa) == len(sb),
         "linalg.cross: inputs must have the same number of dimensions.",
     )
+    # A meta or fake tensor runs PyTorch's Python meta, which checks no dtypes and gives
+    # self's dtype; the CPU kernel's TensorIterator wants one dtype.
+    on_meta = is_meta_data(self)
     check(
-        self._dtype is other._dtype,
+        on_meta or self._dtype is other._dtype,
         f"expected scalar type {self._dtype._short} but found {other._dtype._short}",
     )
     d = wrap_dim(dim, len(sa))
@@ -502,7 +517,7 @@ def linalg_cross(self, other, *, dim=-1):
         sa[d] == 3 and sb[d] == 3,
         f"linalg.cross: inputs dimension {dim} must have length 3. Got {sa[d]} and {sb[d]}",
     )
-    return new_meta(broadcast_shapes(sa, sb), result_type(self, other))
+    return new_meta(broadcast_shapes(sa, sb), self._dtype if on_meta else result_type(self, other))
 
 
 @composite("cross(Tensor self, Tensor other, int? dim=None) -> Tensor")
@@ -520,3 +535,59 @@ def cross(self, other, dim=None):
 # float32 is used by matrix_rank's default tolerance (the dtype's epsilon).
 _EPS = {"float32": 1.1920928955078125e-07, "float64": 2.220446049250313e-16}
 _ = float32
+
+
+def _check_errors_message(api_name: str, code: int) -> str:
+    """BatchLinearAlgebra.cpp's words for a positive LAPACK info, by the API's name."""
+    if "inv" in api_name:
+        return (
+            f"The diagonal element {code} is zero, the inversion could not be completed "
+            "because the input matrix is singular."
+        )
+    if "solve" in api_name:
+        return "The solver failed because the input matrix is singular."
+    if "cholesky" in api_name:
+        return (
+            "The factorization could not be completed because the input is not "
+            f"positive-definite (the leading minor of order {code} is not positive-definite)."
+        )
+    if "svd" in api_name:
+        return (
+            "The algorithm failed to converge because the input matrix is ill-conditioned or "
+            f"has too many repeated singular values (error code: {code})."
+        )
+    if "eig" in api_name or "syevd" in api_name:
+        return (
+            "The algorithm failed to converge because the input matrix is ill-conditioned or "
+            f"has too many repeated eigenvalues (error code: {code})."
+        )
+    if "lstsq" in api_name:
+        return (
+            "The least squares solution could not be computed because the input matrix does "
+            f"not have full rank (error code: {code})."
+        )
+    raise RuntimeError(f"{api_name}: Unknown error code: {code}.")
+
+
+@composite_explicit("_linalg_check_errors(Tensor info, str api_name, *, bool is_matrix) -> ()")
+def _linalg_check_errors(info, api_name, *, is_matrix):
+    """Raise PyTorch's LinAlgError for the first nonzero LAPACK info (a batch says which
+    element); a meta or fake info has no values to check."""
+    data = getattr(info, "_data", None)
+    if info.device.type == "meta" or data is None or not hasattr(data, "reshape"):
+        return None
+    import numpy as np
+
+    flat = np.asarray(data).reshape(-1)
+    bad = np.flatnonzero(flat)
+    if not bad.size:
+        return None
+    b = int(bad[0])
+    code = int(flat[b])
+    where = "" if is_matrix else f"(Batch element {b}): "
+    if code < 0:
+        raise RuntimeError(
+            f"{api_name}: {where}Argument {-code} has illegal value. Most certainly there is a "
+            "bug in the implementation calling the backend library."
+        )
+    raise LinAlgError(f"{api_name}: {where}{_check_errors_message(api_name, code)}")

@@ -4,7 +4,7 @@ kernels and fallback, ADInplaceOrView) are in keyroute/layers/."""
 
 from . import tensor_api  # noqa: F401  (Tensor.backward, .grad, .grad_fn, hooks)
 from .anomaly_mode import detect_anomaly, set_detect_anomaly
-from .engine import backward, grad, is_anomaly_enabled
+from .engine import backward, is_anomaly_enabled
 from .function import Function, FunctionCtx, once_differentiable
 from .grad_mode import (
     enable_grad,
@@ -52,6 +52,9 @@ def _register_aten_layers() -> None:
             continue
         if not op.has_kernel_for_dispatch_key(DispatchKey.ADInplaceOrView):
             register_for(op, lib)
+    from ..layers import foreach_autograd
+
+    foreach_autograd.register(lib)  # the _foreach_*/_fused_* kernels, before the generic ones
     kernels.register_all(lib)
 
 
@@ -66,3 +69,4 @@ from . import gradient_edge as _edge  # noqa: E402
 graph.GradientEdge = _edge.GradientEdge
 graph.get_gradient_edge = _edge.get_gradient_edge
 graph.increment_version = _edge.increment_version
+from .grad_api import grad  # noqa: E402  (GradientEdge and __torch_function__ aware: PyTorch's)

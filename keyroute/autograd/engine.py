@@ -212,6 +212,8 @@ def _validate(node: Node, outputs: Sequence[Any]) -> list[Any]:
                 )
             g = _sum_to(g, shape)
         if g._dtype is not dtype:
+            if g._dtype.is_complex and not dtype.is_complex:
+                g = _ops().real.default(g)  # handle_r_to_c: a real input's gradient is real
             g = _ops().to.dtype(g, dtype)
         result[i] = g
     return result

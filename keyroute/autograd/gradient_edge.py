@@ -31,6 +31,14 @@ def get_gradient_edge(tensor: Tensor) -> GradientEdge:
             "gradients"
         )
     node, nr = gradient_edge(tensor)
+    # autograd.grad(edge) needs the shape of the gradient entering the node there (PyTorch
+    # reads the node's input metadata; keyroute's nodes keep none on the recording path)
+    try:
+        meta = node.__dict__.setdefault("_edge_metadata", {})
+    except AttributeError:
+        meta = None
+    if meta is not None:
+        meta[nr] = (tuple(tensor._data.shape), tensor.dtype, tensor.device)
     return GradientEdge(node, nr)
 
 

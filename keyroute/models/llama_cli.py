@@ -6,7 +6,8 @@
 The tokens are printed as they come; then the prefill and decode speeds (stderr). `--trace`
 adds the operator calls per dispatch key, `--profile trace.json` the profiler's table and a
 Chrome trace (`keyroute view trace.json`), `--quantized` keeps the Q4_1 / Q8_0 weights
-quantized, `--compile` runs the decode step through keyroute.compile(mode="reduce-overhead").
+quantized (`--int8-dynamic-activation` adds int8 activations for the Q4_1 products: faster,
+not exact), `--compile` runs the decode step through keyroute.compile(mode="reduce-overhead").
 """
 
 from __future__ import annotations
@@ -37,6 +38,11 @@ def add_command(sub: Any) -> None:
     p.add_argument("--chat", action="store_true", help="wrap the prompt in the chat template")
     p.add_argument("--model", default=None, help="a Llama-architecture GGUF file")
     p.add_argument("--quantized", action="store_true", help="keep Q4_1 / Q8_0 weights quantized")
+    p.add_argument(
+        "--int8-dynamic-activation",
+        action="store_true",
+        help="with --quantized: int8 activations for the Q4_1 products (faster, not exact)",
+    )
     p.add_argument("--compile", action="store_true", help="compile the decode step")
     p.add_argument("--trace", action="store_true", help="operator calls per dispatch key")
     p.add_argument(
@@ -75,6 +81,7 @@ def _cmd_generate(args: argparse.Namespace) -> int:
             args.model,
             use_custom_ops=not args.no_custom_ops,
             quantized=args.quantized,
+            int8_dynamic_activation=args.int8_dynamic_activation,
             max_seq_len=args.max_seq_len,
         )
     except (ModuleNotFoundError, FileNotFoundError, ValueError, NotImplementedError) as e:

@@ -20,10 +20,16 @@ def load_gguf(
     *,
     use_custom_ops: bool = True,
     quantized: bool = False,
+    int8_dynamic_activation: bool = False,
     max_seq_len: int = 2048,
 ) -> Any:
     """`model_class` (Llama) built and loaded from the GGUF file at `path`."""
     from .llama_tokenizer import LlamaTokenizer
+
+    if int8_dynamic_activation and not quantized:
+        raise ValueError(
+            "int8_dynamic_activation=True applies to quantized weights: pass quantized=True"
+        )
 
     g = open_gguf(path)
     cfg = g.config
@@ -34,7 +40,7 @@ def load_gguf(
         if quantized and g.tensors[name].ggml_type in (3, 8) and name != "embed_tokens.weight":
             from .quantized import quantized_tensor
 
-            state[name] = quantized_tensor(g.tensors[name])
+            state[name] = quantized_tensor(g.tensors[name], int8_dynamic_activation)
         else:
             state[name] = _creation.from_numpy(g.dequantized(name))
     model.load_state_dict(state, strict=True, assign=True)
@@ -48,7 +54,9 @@ def load_gguf(
 
         with Device("meta"):
             head = Linear(cfg.hidden, cfg.vocab, bias=False)
-        head.weight = Parameter(quantized_tensor(embed), requires_grad=False)
+        head.weight = Parameter(
+            quantized_tensor(embed, int8_dynamic_activation), requires_grad=False
+        )
         model.lm_head = head
     model.requires_grad_(False)
     model.tokenizer = LlamaTokenizer(g.metadata)

@@ -18,6 +18,7 @@ dequantize into float32 and use BLAS in both cases.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +30,7 @@ from ..dispatcher.registration import Library
 from ..tensor._tensor import Tensor, make_tensor, wrap_cpu
 from ..tensor.dtype import float32
 from .gguf_file import Q4_1, Q8_0, QK, TYPE_NAMES, GGUFTensor
+from .quantized_int8 import q4_1_int8_matmul
 
 __all__ = ["GGUFBlocks", "quantized_tensor", "is_quantized_gguf", "HAVE_NUMBA", "blocks_of"]
 
@@ -61,6 +63,8 @@ class GGUFBlocks:
     scales: np.ndarray
     mins: np.ndarray | None
     transposed: bool = False
+    #: Q4_1 only: quantize the activations to int8 per block at each call (`quantized_int8`)
+    int8_activations: bool = False
 
     @property
     def type_name(self) -> str:
@@ -116,8 +120,10 @@ def _from_blocks(blocks: GGUFBlocks) -> Tensor:
     return make_tensor(_placeholder(shape, blocks), float32, QUANTIZED_CPU_KEYS)
 
 
-def quantized_tensor(t: GGUFTensor) -> Tensor:
-    """A QuantizedCPU tensor of the GGUF tensor's blocks (Q4_1 or Q8_0)."""
+def quantized_tensor(t: GGUFTensor, int8_dynamic_activation: bool = False) -> Tensor:
+    """A QuantizedCPU tensor of the GGUF tensor's blocks (Q4_1 or Q8_0); with
+    `int8_dynamic_activation` a Q4_1 weight's products quantize their activations to int8
+    (`quantized_int8`: faster, not exact). Q8_0 weights ignore it."""
     n, k = t.shape
     if k % QK:
         raise ValueError(f"{t.name}: in_features {k} is not a multiple of the block size {QK}")
@@ -135,7 +141,8 @@ def quantized_tensor(t: GGUFTensor) -> Tensor:
         codes = np.ascontiguousarray(raw[..., 2:].reshape(n, -1).T).view(np.int8)
     else:
         raise NotImplementedError(f"{t.name}: only Q4_1 and Q8_0 stay quantized")
-    return _from_blocks(GGUFBlocks(t.ggml_type, (n, k), codes, scales, mins))
+    int8 = int8_dynamic_activation and t.ggml_type == Q4_1
+    return _from_blocks(GGUFBlocks(t.ggml_type, (n, k), codes, scales, mins, False, int8))
 
 
 # ----------------------------------------------------------------------------- the kernels
@@ -193,7 +200,11 @@ if HAVE_NUMBA:
 def matmul_blocks(x: np.ndarray, b: GGUFBlocks) -> np.ndarray:
     """x (M, K) float32 @ W.T for the quantized W (N, K): (M, N) float32."""
     x = np.ascontiguousarray(x, dtype=np.float32)
-    if not HAVE_NUMBA or x.shape[0] >= _ROWS_FOR_BLAS:
+    if x.shape[0] >= _ROWS_FOR_BLAS:
+        return _matmul_numpy(x, b)
+    if b.int8_activations:
+        return q4_1_int8_matmul(x, b.codes, b.scales, b.mins)
+    if not HAVE_NUMBA:
         return _matmul_numpy(x, b)
     out = np.empty((x.shape[0], b.shape[0]), np.float32)
     for r in range(x.shape[0]):
@@ -233,9 +244,7 @@ def _mm(self: Tensor, mat2: Tensor) -> Tensor:
 
 def _t(self: Tensor) -> Tensor:
     b = blocks_of(self)
-    return _from_blocks(
-        GGUFBlocks(b.ggml_type, b.shape, b.codes, b.scales, b.mins, not b.transposed)
-    )
+    return _from_blocks(dataclasses.replace(b, transposed=not b.transposed))
 
 
 def _alias(self: Tensor) -> Tensor:

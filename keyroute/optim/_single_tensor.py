@@ -30,6 +30,9 @@ __all__ = ["SingleTensorOptimizer"]
 class SingleTensorOptimizer(Optimizer):
     """An Optimizer whose step is the per-parameter loop above."""
 
+    #: The name of its foreach step in optim/_foreach_more.py, if it has one.
+    _foreach: str | None = None
+
     # The three pieces each optimizer defines (the module docstring); this class has none.
     def _init_group(self, group: dict[str, Any]) -> list[Tensor]:
         raise NotImplementedError(f"{type(self).__name__} defines no _init_group")
@@ -47,6 +50,11 @@ class SingleTensorOptimizer(Optimizer):
         with no_grad():
             for group in self.param_groups:
                 params = self._init_group(group)
+                if params and group.get("foreach") and self._foreach is not None:
+                    from . import _foreach_more  # PyTorch's _multi_tensor_<name>
+
+                    getattr(_foreach_more, self._foreach)(self, params, group)
+                    continue
                 hyper = self._hyper(group)
                 for p in params:
                     grad = p.grad if not group["maximize"] else -p.grad

@@ -61,6 +61,11 @@ class Adadelta(Optimizer):
         with no_grad():
             for group in self.param_groups:
                 params = self._init_group(group)
+                if params and group["foreach"]:  # PyTorch's _multi_tensor_adadelta
+                    from . import _foreach_more
+
+                    _foreach_more.adadelta(self, params, group)
+                    continue
                 lr, rho, eps = c.to_scalar(group["lr"]), group["rho"], group["eps"]
                 wd = group["weight_decay"]
                 for p in params:

@@ -87,6 +87,11 @@ class Adagrad(Optimizer):
                         params.append(p)
                         if not self.state[p]:
                             self._new_state(p, group)
+                if params and group["foreach"]:  # PyTorch's _multi_tensor_adagrad
+                    from . import _foreach_more
+
+                    _foreach_more.adagrad(self, params, group)
+                    continue
                 lr, wd = c.to_scalar(group["lr"]), group["weight_decay"]
                 lr_decay, eps = group["lr_decay"], group["eps"]
                 for p in params:

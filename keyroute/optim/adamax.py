@@ -14,6 +14,8 @@ __all__ = ["Adamax"]
 
 
 class Adamax(SingleTensorOptimizer):
+    _foreach = "adamax"
+
     def __init__(
         self,
         params: Any,

@@ -64,6 +64,11 @@ class ASGD(Optimizer):
         with no_grad():
             for group in self.param_groups:
                 params = self._init_group(group)
+                if params and group["foreach"]:  # PyTorch's _multi_tensor_asgd
+                    from . import _foreach_more
+
+                    _foreach_more.asgd(self, params, group)
+                    continue
                 lr, lambd, alpha = c.to_scalar(group["lr"]), group["lambd"], group["alpha"]
                 t0, wd = group["t0"], group["weight_decay"]
                 for p in params:

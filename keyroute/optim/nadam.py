@@ -12,6 +12,8 @@ __all__ = ["NAdam"]
 
 
 class NAdam(SingleTensorOptimizer):
+    _foreach = "nadam"
+
     def __init__(
         self,
         params: Any,

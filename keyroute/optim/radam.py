@@ -12,6 +12,8 @@ __all__ = ["RAdam"]
 
 
 class RAdam(SingleTensorOptimizer):
+    _foreach = "radam"
+
     def __init__(
         self,
         params: Any,

@@ -67,6 +67,11 @@ class RMSprop(Optimizer):
         with no_grad():
             for group in self.param_groups:
                 params = self._init_group(group)
+                if params and group["foreach"]:  # PyTorch's _multi_tensor_rmsprop
+                    from . import _foreach_more
+
+                    _foreach_more.rmsprop(self, params, group)
+                    continue
                 lr, alpha, eps = c.to_scalar(group["lr"]), group["alpha"], group["eps"]
                 wd, momentum = group["weight_decay"], group["momentum"]
                 for p in params:

@@ -59,6 +59,11 @@ class Rprop(Optimizer):
         with no_grad():
             for group in self.param_groups:
                 params = self._init_group(group)
+                if params and group["foreach"]:  # PyTorch's _multi_tensor_rprop
+                    from . import _foreach_more
+
+                    _foreach_more.rprop(self, params, group)
+                    continue
                 etaminus, etaplus = group["etas"]
                 step_size_min, step_size_max = group["step_sizes"]
                 for p in params:

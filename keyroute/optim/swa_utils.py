@@ -22,6 +22,7 @@ __all__ = [
     "get_ema_multi_avg_fn",
     "get_swa_avg_fn",
     "get_swa_multi_avg_fn",
+    "update_bn",
 ]
 
 
@@ -177,3 +178,33 @@ class SWALR(LRScheduler):
         t = max(0, min(1, step / max(1, self.anneal_epochs)))
         alpha = self.anneal_func(t)
         return [g["swa_lr"] * alpha + lr * (1 - alpha) for g, lr in zip(groups, prev)]
+
+
+@no_grad()
+def update_bn(loader: Any, model: Module, device: Any = None) -> None:
+    """Recompute the running statistics of every batch-norm layer of `model` from one pass
+    over `loader` (the first element of a list/tuple batch is the input): the statistics are
+    reset and averaged cumulatively (momentum None) over the batches, then each layer's
+    momentum and the model's training mode are restored, as PyTorch's update_bn."""
+    from ..nn.modules.batchnorm import _BatchNorm
+
+    momenta = {}
+    for module in model.modules():
+        if isinstance(module, _BatchNorm):
+            module.reset_running_stats()
+            momenta[module] = module.momentum
+    if not momenta:
+        return
+    was_training = model.training
+    model.train()
+    for module in momenta:
+        module.momentum = None
+    for batch in loader:
+        if isinstance(batch, (list, tuple)):
+            batch = batch[0]
+        if device is not None:
+            batch = batch.to(device)
+        model(batch)
+    for module, momentum in momenta.items():
+        module.momentum = momentum
+    model.train(was_training)

@@ -15,7 +15,7 @@ resized) and gives the child event trees. They are added only when keyroute's ow
 implementation made no nested operator calls (so a composite that already dispatches the same
 operators is not counted twice), except for the operators in ALWAYS, whose keyroute composite
 dispatches some of PyTorch's calls but not the ones the rule gives. Tensors on the meta device
-get none (PyTorch's meta kernels call other operators)."""
+get none (PyTorch's meta kernels call other operators), except from a rule marked `on_meta`."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..aten._promotion import result_type
-from ..tensor.dtype import get_default_dtype
+from ..tensor.dtype import get_default_dtype, int64
 from ..tensor.meta_array import MetaArray as _MetaArray
 
 __all__ = ["INTERNAL", "ALWAYS", "children", "run_rule"]
@@ -374,6 +374,38 @@ def _where(overload: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tupl
     return ()
 
 
+_RESHAPE_VIEW = ("aten::reshape", (_leaf("view"),))
+_UNIFORM_META = (("prims::uniform", (_leaf("empty_strided"),)), _COPY)
+
+
+def _uniform(overload: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Tree, ...]:
+    # on the meta device PyTorch runs uniform_'s Python reference (prims.uniform into a fresh
+    # tensor, then copy_); its CPU kernel calls nothing
+    if overload == "default" and args[0]._data.__class__ is _MetaArray:
+        return _UNIFORM_META
+    return ()
+
+
+_uniform.on_meta = True  # type: ignore[attr-defined]  (run_rule keeps its meta events)
+
+
+def _index(overload: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Tree, ...]:
+    # AdvancedIndex restrides the source (as_strided) and reshapes each index tensor to the
+    # broadcast layout (a view for a contiguous one). Rules for int64 index tensors of one
+    # shape only: bool masks (nonzero), broadcasting (expand) and other dtypes are not mirrored.
+    if overload != "Tensor":
+        return ()
+    defined = [i for i in _arg(args, kwargs, 1, "indices") if i is not None]
+    if not defined:
+        return ()
+    shape = defined[0]._data.shape
+    for i in defined:
+        data = i._data
+        if i._dtype is not int64 or data.shape != shape or not data.flags.c_contiguous:
+            return ()
+    return (_AS_STRIDED, *((_RESHAPE_VIEW,) * len(defined)))
+
+
 def _mse_backward(overload: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Tree, ...]:
     if overload != "default":
         return ()
@@ -419,6 +451,8 @@ INTERNAL: dict[str, Rule] = {
     "aten::addmm": _addmm,
     "aten::bmm": lambda o, a, k: (_leaf("resolve_conj"),) * 2 if o == "default" else (),
     "aten::index_select": _index_select,
+    "aten::index": _index,
+    "aten::uniform_": _uniform,
     "aten::embedding": _embedding,
     "aten::native_layer_norm": _layer_norm,
     "aten::_scaled_dot_product_flash_attention_for_cpu": _flash,
@@ -435,6 +469,12 @@ INTERNAL: dict[str, Rule] = {
 
 #: Operators whose keyroute composite dispatches other calls than the rule's (both counted).
 ALWAYS = frozenset({"aten::log_softmax"})
+
+#: Operators whose PyTorch CPU kernel calls no operator through the dispatcher where keyroute's
+#: composite does: their events have no children when the result is a CPU tensor
+#: (scalar_tensor's CPU fast track allocates and fills without dispatching; on other devices
+#: PyTorch's empty + fill_ are events, as keyroute's).
+NO_CHILDREN_ON_CPU = frozenset({"aten::scalar_tensor"})
 
 
 def children(
@@ -454,7 +494,8 @@ def run_rule(rule: Rule, overload: str, args: tuple[Any, ...], kwargs: dict[str,
         trees = rule(overload, args, kwargs)
     except (AttributeError, TypeError, IndexError, ValueError):
         return ()
-    if trees:  # (the meta check only where there is something to drop: most calls have none)
+    if trees and not getattr(rule, "on_meta", False):
+        # (the meta check only where there is something to drop: most calls have none)
         for a in args:
             if getattr(a, "_data", None).__class__ is _MetaArray:
                 return ()

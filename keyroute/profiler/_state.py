@@ -254,12 +254,14 @@ def _wrap(op: Any, key: int, fn: Callable[..., Any], collapse: bool) -> Callable
         fn = _key_event(key_name(key), fn)
         if not collapse:
             return fn
-    from ._internal_calls import INTERNAL
+    from ._internal_calls import INTERNAL, NO_CHILDREN_ON_CPU
 
     # (not in the layer view, which shows keyroute's own calls; nor when the call enters a
     # Python dispatch mode: PyTorch's kernel calls then reach the mode, not these events)
     internal = name in INTERNAL and not c.with_dispatch
     overload = getattr(op, "_overloadname", "")
+    if name in NO_CHILDREN_ON_CPU and not c.with_dispatch:
+        fn = _without_children(fn)
     if c.record_shapes or c.profile_memory or c.with_stack:
         if internal:
             fn = _with_internal_calls(name, overload, fn)
@@ -267,6 +269,25 @@ def _wrap(op: Any, key: int, fn: Callable[..., Any], collapse: bool) -> Callable
     if internal:
         return _op_event_internal(name, overload, fn, c)
     return _op_event(name, fn, c)
+
+
+def _without_children(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """fn, with the events it recorded dropped when its result is a CPU tensor (see
+    _internal_calls.NO_CHILDREN_ON_CPU); memory records made meanwhile stay, on the operator's
+    own event."""
+
+    def run(*args: Any, **kwargs: Any) -> Any:
+        c = collector
+        if c is None:
+            return fn(*args, **kwargs)
+        n = len(c.log)
+        out = fn(*args, **kwargs)
+        if len(c.log) > n and collector is c and getattr(out, "is_cpu", False):
+            del c.log[n:]
+            c.memory[:] = [(t, b, min(pos, n)) for t, b, pos in c.memory]
+        return out
+
+    return run
 
 
 def _with_internal_calls(name: str, overload: str, fn: Callable[..., Any]) -> Callable[..., Any]:

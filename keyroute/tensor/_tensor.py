@@ -408,6 +408,8 @@ class Tensor:
         """A DLPack capsule sharing the tensor's memory (NumPy's exporter)."""
         if self.requires_grad:
             raise BufferError("Can't export tensors that require gradient, use tensor.detach()")
+        if self.is_conj():
+            raise BufferError("Can't export tensors with the conjugate bit set")
         if stream is not None and type(stream) is not int:
             raise TypeError("stream must be ``int`` or ``none``")
         data = self._data

@@ -20,4 +20,8 @@ def __getattr__(name: str) -> object:
         import importlib
 
         return importlib.import_module(".data", __name__)
+    if name == "dlpack":  # torch.utils.dlpack
+        import importlib
+
+        return importlib.import_module(".dlpack", __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

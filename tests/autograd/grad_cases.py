@@ -619,5 +619,8 @@ from tests.autograd import grad_cases_ops as _grad_cases_ops  # noqa: E402, F401
 # embedding_bag, 3-d and adaptive max pooling.
 from tests.autograd import grad_cases_pooling as _grad_cases_pooling  # noqa: E402, F401
 
+# The smooth losses and their backward operators, trace, addr, _trilinear, renorm.
+from tests.autograd import grad_cases_products as _grad_cases_products  # noqa: E402, F401
+
 # torch.fft and the image operators of aten/nn/.
 from tests.autograd import grad_cases_spectral as _grad_cases_spectral  # noqa: E402, F401

@@ -278,3 +278,28 @@ def test_whole_step_loss_keeps_grad_fn():
 
     assert train_step(x, y).grad_fn is not None  # eager (and PyTorch's compiled step)
     assert torch.compile(train_step, backend="inductor")(x, y).grad_fn is not None
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "bfloat16", "float16"])
+@pytest.mark.parametrize("ignore_index", [-100, 3])
+def test_nll_lowerings_give_the_kernels_bits(dtype, ignore_index):
+    import numpy as np
+
+    from keyroute._inductor import lowering_loss as low
+    from keyroute.kernels.cpu.backward_ops import nll_loss_backward
+    from keyroute.kernels.cpu.nn import nll_loss_forward
+
+    dt = getattr(torch, dtype)
+    g = torch.Generator().manual_seed(3)
+    xt = torch.randn(16, 7, generator=g).to(dt)
+    tt = torch.randint(0, 7, (16,), generator=g)
+    x, t = xt._data, tt._data
+    out, total = low.nll_forward(x, t, None, 1, ignore_index, dt, torch.int64)
+    want, want_total = nll_loss_forward(xt, tt, None, 1, ignore_index)
+    assert np.asarray(out).dtype == want._data.dtype
+    assert np.array_equal(np.asarray(out), want._data)
+    assert np.array_equal(np.asarray(total), want_total._data)
+    go = torch.tensor(0.75).to(dt)
+    got = low.nll_backward(go._data, x, t, None, 1, ignore_index, total, dt, torch.int64)
+    ref = nll_loss_backward(go, xt, tt, None, 1, ignore_index, want_total)._data
+    assert got.dtype == ref.dtype and np.array_equal(got, ref)

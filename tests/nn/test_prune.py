@@ -54,3 +54,34 @@ def test_live_l1_against_torch() -> None:
         m.weight.copy_(real.tensor([[0.1, -2.0, 0.3], [4.0, -0.05, 1.0]]))
     real.nn.utils.prune.l1_unstructured(m, "weight", amount=2)
     assert m.weight_mask.tolist() == prune.l1_unstructured(_lin(), "weight", 2).weight_mask.tolist()
+
+
+# -- recorded programs (tools/record_prune.py, tests/nn/prune_cases.py) -----------------------
+
+_PRUNE_DATA = __import__("json").loads(
+    (__import__("pathlib").Path(__file__).resolve().parents[1] / "data" / "prune.json").read_text()
+)["programs"]
+
+
+def _normalized(r: dict) -> dict:
+    import re
+
+    if "error" in r:  # module names and object addresses differ
+        text = r["error"].replace("keyroute.", "torch.")
+        r = {"error": re.sub(r" object at 0x[0-9a-f]+", " object", text)}
+    return r
+
+
+def test_prune_recording_covers_programs() -> None:
+    from tests.nn.prune_cases import PROGRAMS
+
+    assert sorted(_PRUNE_DATA) == sorted(PROGRAMS), "run tools/record_prune.py"
+
+
+@pytest.mark.parametrize("name", sorted(_PRUNE_DATA))
+def test_prune_program_matches_pytorch(name: str) -> None:
+    import keyroute
+    import keyroute.nn.utils.prune  # noqa: F401
+    from tests.nn.prune_cases import run
+
+    assert _normalized(run(name, keyroute)) == _normalized(_PRUNE_DATA[name])

@@ -1,5 +1,7 @@
-"""foreach=True and fused=True SGD/Adam/AdamW against torch 2.13 (tests/data/foreach_optim.json,
-tools/record_foreach_optim.py), and the _foreach_* operators they call."""
+"""foreach=True (SGD, Adam, AdamW, RMSprop, Adagrad, Adadelta, Adamax, NAdam, RAdam) and
+fused=True (SGD/Adam/AdamW) against torch 2.13 (tests/data/foreach_optim.json,
+tools/record_foreach_optim.py): values, state, and the _foreach_* calls a dispatch mode sees;
+and the _foreach_* operators they call."""
 
 from __future__ import annotations
 
@@ -15,7 +17,18 @@ from keyroute.utils.python_dispatch import TorchDispatchMode
 DATA = json.loads(
     (pathlib.Path(__file__).resolve().parent.parent / "data/foreach_optim.json").read_text()
 )
-CASES = [(i, m) for i in range(len(DATA["cases"])) for m in ("single", "foreach", "fused")]
+_GAPS_FILE = pathlib.Path(__file__).resolve().parent / "foreach_known_gaps.txt"
+GAPS = dict(
+    line.rstrip("\n").split(" ", 1)
+    for line in _GAPS_FILE.read_text().splitlines()
+    if line.strip() and not line.startswith("#")
+)
+CASES = [
+    (i, m)
+    for i, case in enumerate(DATA["cases"])
+    for m in ("single", "foreach", "fused")
+    if m in case
+]
 
 
 def _run(name, kw, mode):  # type: ignore[no-untyped-def]
@@ -36,6 +49,14 @@ def test_matches_torch(i: int, mode: str) -> None:
     want = case[mode]
     # foreach runs the single-tensor arithmetic: bit for bit; fused rounds as its kernel
     tol = {"rtol": 0, "atol": 0} if mode != "fused" else {"rtol": 1e-6, "atol": 1e-7}
+    if f"{i}-{mode}" in GAPS:
+        with pytest.raises(AssertionError):
+            _compare(ps, opt, want, tol)
+        pytest.xfail(GAPS[f"{i}-{mode}"])
+    _compare(ps, opt, want, tol)
+
+
+def _compare(ps, opt, want, tol):  # type: ignore[no-untyped-def]
     for p, w in zip(ps, want["params"]):
         np.testing.assert_allclose(p.detach().numpy(), np.array(w, np.float32), **tol)
     for p, ws in zip(ps, want["state"]):
@@ -45,8 +66,29 @@ def test_matches_torch(i: int, mode: str) -> None:
             np.testing.assert_allclose(np.asarray(st[k].tolist()), np.asarray(w), **tol)
 
 
+@pytest.mark.parametrize("i", range(len(DATA["cases"])))
+def test_foreach_calls_match_torch(i: int) -> None:
+    case = DATA["cases"][i]
+    ps = [torch.tensor(p, requires_grad=True) for p in DATA["params"]]
+    opt = getattr(torch.optim, case["optim"])(ps, **case["kwargs"], foreach=True)
+    calls: list[str] = []
+    for step in DATA["grads"]:
+        for p, g in zip(ps, step):
+            p.grad = torch.tensor(g)
+        with _Log() as log:
+            opt.step()
+        calls += log.names
+
+    def foreach(names: list[str]) -> list[str]:
+        return [n for n in names if n.startswith("aten._foreach")]
+
+    assert foreach(calls) == foreach(case["foreach"]["calls"])
+
+
 def test_foreach_equals_single_tensor_values() -> None:
-    for case in DATA["cases"]:
+    # (not ASGD: PyTorch's foreach ASGD updates p - (g + lambd p) * eta, its single-tensor
+    # ASGD p * (1 - lambd eta) - eta g: other roundings, recorded separately above)
+    for case in (c for c in DATA["cases"] if c["optim"] != "ASGD"):
         a, _ = _run(case["optim"], case["kwargs"], "single")
         b, _ = _run(case["optim"], case["kwargs"], "foreach")
         for x, y in zip(a, b):

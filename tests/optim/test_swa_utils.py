@@ -56,3 +56,16 @@ def test_swalr_errors() -> None:
         swa_utils.SWALR(opt, 0.1, anneal_strategy="exp")
     with pytest.raises(ValueError, match="anneal_epochs must be equal or greater than 0"):
         swa_utils.SWALR(opt, 0.1, anneal_epochs=-1)
+
+
+def test_update_bn() -> None:
+    from tests.optim import update_bn_case
+
+    got = update_bn_case.run(torch, DATA["update_bn_data"])
+    want = DATA["update_bn"]
+    assert got["training"] == want["training"] and got["momenta"] == want["momenta"]
+    assert got["plain_training"] == want["plain_training"]
+    for name in ("bn1", "bn2"):
+        np.testing.assert_allclose(got[name][0], want[name][0], rtol=1e-6, atol=1e-7)
+        np.testing.assert_allclose(got[name][1], want[name][1], rtol=1e-6, atol=1e-7)
+        assert got[name][2] == want[name][2]

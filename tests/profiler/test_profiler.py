@@ -257,6 +257,21 @@ def test_synthesized_events_nest_in_time_within_their_operator() -> None:
     assert tops[0].time_range.end <= tops[1].time_range.start
 
 
+@pytest.mark.parametrize("full", [False, True])
+def test_scalar_tensor_has_no_children_on_cpu_only(full: bool) -> None:
+    # PyTorch's CPU scalar_tensor allocates and fills without the dispatcher; on other devices
+    # its empty + fill_ are events (as keyroute's); with record_shapes/profile_memory the same
+    x = torch.ones(3)
+    kw = {"record_shapes": True, "profile_memory": True} if full else {}
+    with profile(**kw) as prof:
+        torch.where(x > 0, x, 0.0)
+        torch.scalar_tensor(1.0, device="meta")
+    tree = _tree(prof.events())
+    where = ("aten::scalar_tensor", []), ("aten::to", []), ("aten::where", [("aten::empty", [])])
+    assert tree[1] == ("aten::where", list(where))
+    assert tree[2] == ("aten::scalar_tensor", [("aten::empty", []), ("aten::fill_", [])])
+
+
 @pytest.mark.parametrize("to_float", [False, True])
 def test_cast_rule_shortcuts_agree_with_result_type(to_float: bool) -> None:
     # _casts answers the common operand pairs without result_type (it runs on every profiled

@@ -158,8 +158,9 @@ def _scalar_tensor(value: Any, dt: dtype, like: Tensor) -> Tensor:
 
 
 def _to(t: Tensor, dt: dtype) -> Tensor:
-    """Tensor.to(dtype): a _to_copy only when the dtype changes."""
-    return t if t._dtype is dt else aten("_to_copy")(t, dtype=dt)
+    """Tensor.to(dtype) as PyTorch's where composites call it: the operator aten::to (a
+    _to_copy only when the dtype changes; a profile shows the call either way)."""
+    return aten("to.dtype")(t, dt)
 
 
 @composite("where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor")

@@ -22,6 +22,7 @@ from __future__ import annotations
 from . import norm, sparse, dropout, attention, loss, conv, pool, padding
 from . import upsample, fold, grid_sample, unpool
 from . import embedding_bag, pool3d, upsample_aa
+from . import smooth_loss
 
 # isort: on
 from ._common import REDUCTION, _ints

@@ -38,6 +38,7 @@ from . import (  # noqa: E402, F401, I001
     norms,
     backward_ops,
     nn_backward_ops,
+    wirtinger,
     functional_variants,
     mathbits,
     complex_ops,
@@ -49,6 +50,8 @@ from . import (  # noqa: E402, F401, I001
     embedding_bag,
     pool3d,
     spectral,
+    smooth_loss,
+    products,
     inplace,
     no_formula,
 )

@@ -56,7 +56,10 @@ def _mul(grad, self, other, needs):
 
 
 def _conj(t):
-    # Tensor.conj(): the tensor itself unless complex (no call a mode would see).
+    # Tensor.conj(): the tensor itself unless complex (no call a mode would see); a wrapped
+    # Python number is saved as the number.
+    if isinstance(t, complex):
+        return t.conjugate()
     dt = getattr(t, "_dtype", None)
     return aten.conj.default(t) if dt is not None and dt.is_complex else t
 

@@ -113,6 +113,7 @@ NON_DIFFERENTIABLE = {
     "equal",
     "view.dtype",
     "_efficientzerotensor",
+    "_linalg_check_errors",
 }
 
 

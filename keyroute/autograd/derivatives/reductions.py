@@ -252,12 +252,12 @@ def _vector_norm(grad, self, ord, dim, keepdim, result):  # noqa: A002
         safe = aten.where.self(aten.eq.Scalar(result, 0), aten.ones_like.default(result), result)
         g = aten.div.Tensor(aten.mul.Tensor(self, grad), safe)
         return (aten.where.self(aten.eq.Scalar(result, 0), aten.zeros_like.default(g), g),)
-    if p == 1:
-        return (aten.mul.Tensor(aten.sign.default(self), grad),)
+    if p == 1:  # PyTorch's norm_backward: sgn (sign's complex form)
+        return (aten.mul.Tensor(aten.sgn.default(self), grad),)
     if math.isinf(p):
         return (
             _select_max_grad(grad, aten.abs.default(self), result, dims, True)
-            * aten.sign.default(self),
+            * aten.sgn.default(self),
         )
     a = aten.abs.default(self)
     num = aten.mul.Tensor(aten.mul.Tensor(self, aten.pow.Tensor_Scalar(a, p - 2)), grad)

@@ -62,6 +62,8 @@ def sigmoid_backward(grad_output: Tensor, output: Tensor) -> Tensor:
     y = _arr(output, comp)
     r = np.subtract(1, y, dtype=comp)
     r *= y
+    if dt.is_complex:  # PyTorch's kernel: grad * conj((1 - y) * y)
+        np.conjugate(r, out=r)
     r *= _arr(grad_output, comp)
     return _out(r, dt, grad_output, output)
 
@@ -73,6 +75,8 @@ def tanh_backward(grad_output: Tensor, output: Tensor) -> Tensor:
     y = _arr(output, comp)
     r = np.multiply(y, y)
     r = np.subtract(1, r, out=r if r.ndim else None)  # (0-d: a NumPy scalar, no out=)
+    if dt.is_complex:  # PyTorch's kernel: grad * conj(1 - y * y)
+        r = np.conjugate(r)
     r *= _arr(grad_output, comp)
     return _out(r, dt, grad_output, output)
 

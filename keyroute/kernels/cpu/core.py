@@ -477,7 +477,10 @@ def expand(self, size, *, implicit=False):
             f"number of sizes provided ({len(sizes)}) must be greater or equal to the number of "
             f"dimensions in the tensor ({a.ndim})"
         )
-    shape, stride = expand_geometry(a.shape, self.stride(), sizes)
+    # the strides from the array itself: a kernel never reaches __torch_function__ (PyTorch's
+    # don't), and Tensor.stride() would for a subclass or under a mode
+    strides = tuple(s // a.dtype.itemsize for s in a.strides)
+    shape, stride = expand_geometry(a.shape, strides, sizes)
     if shape == a.shape:
         return view_of(self, a.view())
     item = a.itemsize

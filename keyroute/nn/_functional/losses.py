@@ -2,9 +2,10 @@
 elementwise loss from public operators, then the reduction ('none', 'mean', 'sum'; the legacy
 size_average/reduce flags map to one, with PyTorch's warning). PyTorch's C++ composites
 (cosine_embedding_loss, margin_ranking_loss, hinge_embedding_loss, triplet_margin_loss,
-poisson_nll_loss, kl_div, pairwise_distance, cosine_similarity) decompose the same way;
-smooth_l1_loss, huber_loss and soft_margin_loss are backend operators in PyTorch (their
-backward operators are not in a dispatch log here)."""
+poisson_nll_loss, pairwise_distance) decompose the same way; kl_div and cosine_similarity are
+aten composites, smooth_l1_loss and huber_loss aten operators (aten/nn/smooth_loss.py,
+aten/products.py), so autocast's lists and a dispatch mode see them as PyTorch's; soft_margin_loss
+is a backend operator in PyTorch (its backward operator is not in a dispatch log here)."""
 
 from __future__ import annotations
 
@@ -49,11 +50,9 @@ def _size_warning(input: Tensor, target: Tensor) -> None:  # noqa: A002
         )
 
 
-def _expand(a: Tensor, b: Tensor) -> tuple[Tensor, Tensor]:
-    from ...aten._shape import broadcast_shapes
-
-    shape = list(broadcast_shapes(tuple(a.shape), tuple(b.shape)))
-    return a.expand(shape), b.expand(shape)
+def _broadcast(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:  # noqa: A002
+    x, y = _op("broadcast_tensors")([input, target])
+    return x, y
 
 
 def smooth_l1_loss(
@@ -64,17 +63,14 @@ def smooth_l1_loss(
     reduction: str = "mean",
     beta: float = 1.0,
 ) -> Tensor:
-    """0.5 z^2 / beta where |z| < beta, else |z| - 0.5 beta (z = input - target)."""
+    """0.5 z^2 / beta where |z| < beta, else |z| - 0.5 beta (z = input - target): the
+    aten::smooth_l1_loss operator (aten::l1_loss for beta 0), as PyTorch's."""
     _size_warning(input, target)
     reduction = _reduction.resolve(size_average, reduce, reduction)
-    x, y = _expand(input, target)
-    z = (x - y).abs()
+    x, y = _broadcast(input, target)
     if beta == 0.0:
-        return _reduction.apply(z, reduction)
-    if beta < 0:
-        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
-    loss = _op("where.self")(z < beta, z * z * (0.5 / beta), z - 0.5 * beta)
-    return _reduction.apply(loss, reduction)
+        return _op("l1_loss")(x, y, _reduction.get_enum(reduction))
+    return _op("smooth_l1_loss")(x, y, _reduction.get_enum(reduction), beta)
 
 
 def huber_loss(
@@ -84,18 +80,22 @@ def huber_loss(
     delta: float = 1.0,
     weight: Tensor | None = None,
 ) -> Tensor:
-    """0.5 z^2 where |z| < delta, else delta (|z| - 0.5 delta)."""
+    """0.5 z^2 where |z| < delta, else delta (|z| - 0.5 delta): the aten::huber_loss operator;
+    with `weight`, its unreduced loss weighted and reduced in Python, as PyTorch's."""
     _size_warning(input, target)
-    x, y = _expand(input, target)
-    z = (x - y).abs()
-    loss = _op("where.self")(z < delta, z * z * 0.5, (z - 0.5 * delta) * delta)
-    if weight is not None:
-        if weight.size() != input.size():
-            raise ValueError("Weights and input must have the same size.")
-        loss = loss * weight
-        if reduction == "mean":
-            return loss.sum() / weight.sum()
-    return _reduction.apply(loss, reduction)
+    x, y = _broadcast(input, target)
+    if weight is None:
+        return _op("huber_loss")(x, y, _reduction.get_enum(reduction), delta)
+    if weight.size() != input.size():
+        raise ValueError("Weights and input must have the same size.")
+    loss = _op("huber_loss")(x, y, 0, delta) * weight
+    if reduction == "none":
+        return loss
+    if reduction == "sum":
+        return loss.sum()
+    if reduction == "mean":
+        return loss.mean()
+    raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")
 
 
 def kl_div(
@@ -106,26 +106,24 @@ def kl_div(
     reduction: str = "mean",
     log_target: bool = False,
 ) -> Tensor:
-    """Kullback-Leibler divergence of target from input (input as log-probabilities)."""
+    """Kullback-Leibler divergence of target from input (input as log-probabilities): the
+    aten::kl_div decomposition, 'batchmean' as its sum divided by the batch size."""
     if size_average is not None or reduce is not None:
-        reduction = _reduction.resolve(size_average, reduce, reduction)
-    elif reduction == "mean":
-        warnings.warn(
-            "reduction: 'mean' divides the total loss by both the batch size and the support "
-            "size.'batchmean' divides only by the batch size, and aligns with the KL div math "
-            "definition.'mean' will be changed to behave the same as 'batchmean' in the next "
-            "major release.",
-            stacklevel=2,
-        )
-    if log_target:
-        loss = target.exp() * (target - input)
+        reduction_enum = _reduction.get_enum(_reduction.resolve(size_average, reduce, reduction))
     else:
-        # target * input first, as PyTorch's kernel evaluates it (a dispatch mode sees mul, xlogy).
-        cross = target * input
-        loss = _op("xlogy.Tensor")(target, target) - cross
-    if reduction == "batchmean":
-        return loss.sum() / input.size(0) if input.dim() != 0 else loss.sum()
-    return _reduction.apply(loss, reduction)
+        if reduction == "mean":
+            warnings.warn(
+                "reduction: 'mean' divides the total loss by both the batch size and the "
+                "support size.'batchmean' divides only by the batch size, and aligns with the KL "
+                "div math definition.'mean' will be changed to behave the same as 'batchmean' in "
+                "the next major release.",
+                stacklevel=2,
+            )
+        reduction_enum = _reduction.get_enum("sum" if reduction == "batchmean" else reduction)
+    reduced = _op("kl_div")(input, target, reduction_enum, log_target=log_target)
+    if reduction == "batchmean" and input.dim() != 0:
+        reduced = reduced / input.size()[0]
+    return reduced
 
 
 def poisson_nll_loss(
@@ -260,11 +258,9 @@ def pairwise_distance(
 
 
 def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
-    """The cosine of the angle between x1 and x2 along dim (norms clamped to eps)."""
-    x1, x2 = _expand(x1, x2)
-    n1 = _op("linalg_vector_norm")(x1, 2, [dim], True).clamp_min(eps)
-    n2 = _op("linalg_vector_norm")(x2, 2, [dim], True).clamp_min(eps)
-    return ((x1 / n1) * (x2 / n2)).sum(dim)
+    """The cosine of the angle between x1 and x2 along dim (norms clamped to eps): the
+    aten::cosine_similarity decomposition."""
+    return _op("cosine_similarity")(x1, x2, dim, eps)
 
 
 def pdist(input: Tensor, p: float = 2) -> Tensor:  # noqa: A002

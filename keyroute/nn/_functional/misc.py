@@ -191,9 +191,8 @@ def lp_pool2d(
 
 
 def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
-    """y = x1^T A x2 + b, A of shape (out, in1, in2)."""
-    out = _op("einsum")("...i,oij,...j->...o", [input1, weight, input2])
-    return out + bias if bias is not None else out
+    """y = x1^T A x2 + b, A of shape (out, in1, in2): aten::bilinear (over _trilinear)."""
+    return _op("bilinear")(input1, input2, weight, bias)
 
 
 def assert_int_or_pair(arg: Any, arg_name: str, message: str) -> None:
