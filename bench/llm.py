@@ -1,8 +1,9 @@
-"""SmolLM2-135M decode and prefill: keyroute eager (and --quantized, and compiled where
-keyroute.compile exists) against the same decoder step written by hand in NumPy on the same
-float32 weights, one BLAS thread, one process, medians of interleaved rounds; then again in a
-subprocess with OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE unset (when the machine sets them), each
-run naming the OpenBLAS kernel that ran.
+"""SmolLM2-135M decode and prefill: keyroute eager (and --quantized, with and without int8
+dynamic activations, and compiled where keyroute.compile exists) against the same decoder
+step written by hand in NumPy on the same float32 weights, one BLAS thread, one process,
+medians of interleaved rounds; then again in a subprocess with OPENBLAS_CORETYPE /
+OPENBLAS_L2_SIZE unset (when the machine sets them), each run naming the OpenBLAS kernel
+that ran.
 
 Each decode step reads every weight once: 540 MB in float32 (the embedding doubles as the LM
 head), so memory bandwidth bounds the tokens/s; the table gives the bound measured here (a
@@ -149,6 +150,12 @@ def main() -> None:
             quant = llama.load(quantized=True, max_seq_len=max_seq)
             quant(keyroute.tensor([prompt[:pos]]), start_pos=0, last_only=True)
             cases["keyroute --quantized decode"] = lambda: quant(ids, start_pos=pos, last_only=True)
+            # the opt-in int8 dynamic activations (quantized_int8): faster, not exact
+            qint8 = llama.load(quantized=True, int8_dynamic_activation=True, max_seq_len=max_seq)
+            qint8(keyroute.tensor([prompt[:pos]]), start_pos=0, last_only=True)
+            cases["keyroute --quantized int8 act"] = lambda: qint8(
+                ids, start_pos=pos, last_only=True
+            )
         except (NotImplementedError, ImportError) as e:
             print(f"(quantized: {e})")
         try:
@@ -184,8 +191,9 @@ def main() -> None:
         frac = f"{1 / t / limit:9.0%}" if "quantized" not in name else "        -"
         print(f"{name:<30}{fmt_time(t):>12}{1 / t:10.1f}{frac:>10}   {t / ref:6.2f}x")
     if quant is not None:
-        qt = times["keyroute --quantized decode"]
-        print(f"quantized decode: {times['keyroute eager decode'] / qt:.2f}x float32 tokens/s")
+        for name in ("keyroute --quantized decode", "keyroute --quantized int8 act"):
+            ratio = times["keyroute eager decode"] / times[name]
+            print(f"{name[9:]}: {ratio:.2f}x float32 tokens/s")
     pref = pre["NumPy by hand prefill"]
     print(f"\nprefill of {args.prefill} tokens")
     for name, t in pre.items():

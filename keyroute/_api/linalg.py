@@ -12,12 +12,14 @@ from typing import Any
 
 from .._ops import ops
 from ..aten.linalg import op as _op
+from ..dispatcher.operator import fast_call
 from ..tensor._tensor import Tensor
 from . import function, method
 from ._keywords import renamed
 
 aten = ops.aten
-_mm = aten.mm.default
+# The plain-function form (fast_call: same behaviour as calling the OpOverload, one frame less).
+_mm = fast_call(aten.mm.default)
 
 
 def _no_cpu_dtype_overload(name: str) -> None:

@@ -231,3 +231,27 @@ def avg_pool1d(
 def constant_pad_nd(input: Tensor, pad: Any, value: Any = 0) -> Tensor:
     """Pad with a constant, last dimension first (aten::constant_pad_nd)."""
     return _op("constant_pad_nd")(input, [int(p) for p in pad], value)
+
+
+@function
+def ctc_loss(
+    log_probs: Tensor,
+    targets: Tensor,
+    input_lengths: Any,
+    target_lengths: Any,
+    blank: int = 0,
+    reduction: int = 1,
+    zero_infinity: bool = False,
+) -> Tensor:
+    """torch.ctc_loss: aten::ctc_loss.Tensor for tensor lengths, .IntList for int sequences
+    (reduction as an enum: 0 none, 1 mean, 2 sum)."""
+    if isinstance(input_lengths, Tensor) and isinstance(target_lengths, Tensor):
+        packet = ops.aten.ctc_loss.Tensor
+    else:
+        packet = ops.aten.ctc_loss.IntList
+        input_lengths = [int(v) for v in input_lengths]
+        target_lengths = [int(v) for v in target_lengths]
+    return packet(
+        log_probs, targets, input_lengths, target_lengths, int(blank), int(reduction),
+        bool(zero_infinity),
+    )  # fmt: skip

@@ -174,11 +174,17 @@ def _define_redispatch_below() -> Any:
         "# *args, **kwargs) with the autograd and ADInplaceOrView keys excluded for everything\n"
         "# it calls (PyTorch's AutoDispatchBelowADInplaceOrView).\n"
         "def redispatch_below_ad_inplace_or_view(op, ks, args, kwargs):\n"
+        "    fn = op._rcache.get(ks)\n"
+        "    if fn is None:\n"
+        "        fn = op._resolve(ks, False)\n"
+        "    if fn in LEAF:  # calls no operator: the guard would be unobservable\n"
+        "        return fn(*args, **kwargs) if kwargs else fn(*args)\n"
         "    st = state.thread_state\n"
-        + indent(BELOW_AD_GUARD.format(call="op._redispatch(ks, *args, **kwargs)"), 4)
+        + indent(BELOW_AD_GUARD.format(call="fn(*args, **kwargs)"), 4)
         + "    return out\n"
     )
     namespace = {
+        "LEAF": LEAF_KERNELS,
         "state": state,
         "BELOW_AD_EXCLUDE": BELOW_AD_EXCLUDE,
         "BELOW_AD_MASK": BELOW_AD_MASK,

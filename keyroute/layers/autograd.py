@@ -200,6 +200,16 @@ class AutogradKernel(AutogradLayerKernel):
             return True
         return any(edges[self.inputs.index(n)] is not _NO_EDGE for n in self_for)
 
+    def _saved_needed(self, name: str, edges: tuple[Any, ...]) -> bool:
+        """Whether saved tensor argument `name` is kept (the reference of the recorders'
+        test): some input whose formula reads it needs a gradient (self_for, saved_for)."""
+        if name == "self":
+            return self._self_needed(edges)
+        readers = self.entry.saved_for.get(name)
+        if readers is None or self.input_index is None:
+            return True
+        return any(edges[self.inputs.index(n)] is not _NO_EDGE for n in readers)
+
     def _check_inplace(self, values: dict[str, Any]) -> None:
         _check_inplace(values[self.names[0]], self.op)
 

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..autograd._meta import autograd_meta, bump_version, version_counter
+from ..autograd._meta import INFERENCE_VERSION, autograd_meta, bump_version, version_counter
 from ..dispatcher.keys import DispatchKey
 from ..dispatcher.keyset import INFERENCE_BIT, DispatchKeySet, full_after_bits
 from ..dispatcher.operator import OpOverload
 from ..dispatcher.registration import Library
 from ..dispatcher.tls import redispatch_below_ad_inplace_or_view
 from ..dispatcher.tls import state as _tls
+from ..tensor._tensor import Tensor
 
 __all__ = ["register_for", "as_view", "adinplace_lib", "CreationMeta"]
 
@@ -68,10 +69,15 @@ def as_view(base: Any, view: Any, multi_output: bool = False) -> None:
 
 def _inplace_kernel(op: OpOverload, written: list[tuple[int, str]]):
     def kernel(ks: DispatchKeySet, *args: Any, **kwargs: Any) -> Any:
-        out = _below(ks, op, args, kwargs)
+        out = redispatch_below_ad_inplace_or_view(op, ks.repr_ & _AFTER, args, kwargs)
         n = len(args)
         for i, name in written:
             value = args[i] if i < n else kwargs.get(name)
+            if value.__class__ is Tensor:  # bump_version's common case, inline
+                vc = value._version_counter
+                if vc is not None and vc is not INFERENCE_VERSION:
+                    vc.version += 1
+                    continue
             for t in _tensors(value):
                 bump_version(t)
         return out

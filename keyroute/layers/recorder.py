@@ -36,6 +36,7 @@ from ..dispatcher.schema import OPT_TENSOR, OPT_TENSOR_LIST, TENSOR, TENSOR_LIST
 from ..dispatcher.tls import BELOW_AD_EXCLUDE, BELOW_AD_GUARD, BELOW_AD_MASK, LEAF_KERNELS
 from ..dispatcher.tls import redispatch_below_ad_inplace_or_view as _below_guarded
 from ..dispatcher.tls import state as _tls
+from ..tensor._tensor import Tensor
 
 __all__ = ["NO_EDGE", "make_recorder", "recorder_source"]
 
@@ -75,6 +76,20 @@ def _arg_expr(kernel: Any, i: int, consts: dict[str, Any]) -> str:
     return f"(args[{i}] if n > {i} else {kw})"
 
 
+def _wanted_for(kernel: Any, arg: str) -> str | None:
+    """The test (on the unrolled edges e<k>) under which saved tensor `arg` is needed, or None
+    when it is always saved: the entry's `self_for` (for self) or `saved_for` names the inputs
+    whose formulas read it."""
+    entry = kernel.entry
+    readers = entry.self_for if arg == "self" else entry.saved_for.get(arg)
+    if readers is None or kernel.input_index is None:
+        return None
+    ks = [kernel.inputs.index(n) for n in readers if n in kernel.inputs]
+    if not ks:
+        return None
+    return " or ".join(f"e{k} is not NO_EDGE" for k in ks)
+
+
 def recorder_source(kernel: Any, name: str) -> tuple[str, dict[str, Any]]:
     """The recorder's source (a `make(ks)` factory) and the constants it reads."""
     entry = kernel.entry
@@ -103,7 +118,9 @@ def recorder_source(kernel: Any, name: str) -> tuple[str, dict[str, Any]]:
         n_in = len(kernel.input_index)
         for k, i in enumerate(kernel.input_index):
             emit(f"s{k} = {_arg_expr(kernel, i, consts)}")
-            emit(f"k{k} = getattr(s{k}, '_key_set', 0)")
+            # (a Tensor's class test first: cheaper than getattr's call for the common input)
+            key_set = f"s{k}._key_set if s{k}.__class__ is Tensor else getattr(s{k}, '_key_set', 0)"
+            emit(f"k{k} = {key_set}")
             emit(f"if k{k} & RG:")
             emit(f"    ag = s{k}._autograd_meta")
             emit("    if ag is None:")
@@ -157,10 +174,24 @@ def recorder_source(kernel: Any, name: str) -> tuple[str, dict[str, Any]]:
             items.append(f"{arg!r}: kernel._save_self({v}, node.next_edges)")
         elif kind in (TENSOR, OPT_TENSOR) and inline:
             emit(f"v = {v}")
-            emit(f"saved_{arg} = SavedTensor(v) if hasattr(v, '_key_set') else v")
+            save = f"saved_{arg} = SavedTensor(v) if hasattr(v, '_key_set') else v"
+            wanted = _wanted_for(kernel, arg)
+            if wanted is not None:
+                # As PyTorch's should_compute_output test: `self` is kept only when an input
+                # whose formula reads it needs a gradient (mul saves self for other's).
+                emit(f"if {wanted}:")
+                emit("    " + save)
+                emit("else:")
+                emit(f"    saved_{arg} = None")
+            else:
+                emit(save)
             items.append(f"{arg!r}: saved_{arg}")
         elif kind in (TENSOR, OPT_TENSOR):
-            items.append(f"{arg!r}: save_tensor({v})")
+            wanted = _wanted_for(kernel, arg)
+            save = f"save_tensor({v})"
+            if wanted is not None:
+                save = f"({save} if {wanted} else None)"
+            items.append(f"{arg!r}: {save}")
         elif kind in (TENSOR_LIST, OPT_TENSOR_LIST):
             items.append(f"{arg!r}: save_list({v})")
         else:
@@ -173,7 +204,7 @@ def recorder_source(kernel: Any, name: str) -> tuple[str, dict[str, Any]]:
     emit("if fn is None:")
     emit("    fn = resolve(below, False)")
     emit("if fn in LEAF:  # calls no operator: the guard would be unobservable")
-    emit("    out = fn(*args, **kwargs)")
+    emit("    out = fn(*args, **kwargs) if kwargs else fn(*args)")
     emit("else:")
     lines.extend(indent(BELOW_AD_GUARD.format(call="fn(*args, **kwargs)"), 4).splitlines())
     if kernel.inplace:
@@ -262,6 +293,7 @@ def make_recorder(kernel: Any, ks: int, helpers: dict[str, Any]) -> Any:
             "save_tensor": _save_tensor,
             "save_list": _save_list,
             "SavedTensor": SavedTensor,
+            "Tensor": Tensor,
             "dtype_error": _dtype_error,
             **helpers,
             "condition": kernel.entry.condition,

@@ -45,7 +45,9 @@ def record_reference(kernel: Any, ks: int, args: tuple[Any, ...], kwargs: dict[s
         elif kernel.kinds[i] in (TENSOR_LIST, OPT_TENSOR_LIST):
             node.saved[name] = _save_list(v)
         elif kernel.kinds[i] in (TENSOR, OPT_TENSOR):
-            node.saved[name] = _save_tensor(v)
+            # only when an input whose formula reads it needs a gradient (self_for, saved_for)
+            needed = kernel._saved_needed(name, node.next_edges)
+            node.saved[name] = _save_tensor(v) if needed else None
         else:
             node.saved[name] = v
     for key, compute in entry.save_computed.items():

@@ -94,9 +94,17 @@ class Attention(Module):
         `mask` (True where a query may attend)."""
         b, s = batch, x.shape[0] // batch
         h, kvh, d = self.heads, self.kv_heads, self.head_dim
-        q = self.q_proj(x).view(b, s, h, d).transpose(1, 2)
-        k = self.k_proj(x).view(b, s, kvh, d).transpose(1, 2)
-        v = self.v_proj(x).view(b, s, kvh, d).transpose(1, 2)
+        if s == 1:
+            # One token per sequence (decode): (b, heads, 1, d) is a view of the projection
+            # without the transpose; the query heads come grouped by the KV head they share,
+            # (b, kv_heads, h // kv_heads, d), as the attention below reads them.
+            q = self.q_proj(x).view(b, kvh, h // kvh, d)
+            k = self.k_proj(x).view(b, kvh, 1, d)
+            v = self.v_proj(x).view(b, kvh, 1, d)
+        else:
+            q = self.q_proj(x).view(b, s, h, d).transpose(1, 2)
+            k = self.k_proj(x).view(b, s, kvh, d).transpose(1, 2)
+            v = self.v_proj(x).view(b, s, kvh, d).transpose(1, 2)
         q = self._rope(q, cos, sin)
         k = self._rope(k, cos, sin)
         causal = mask is None
@@ -121,11 +129,11 @@ class Attention(Module):
                 ones = _creation.ones(s, end, dtype=_bool(), device=x.device)
                 mask = ones.tril(start)
                 causal = False
-        if s == 1 and h != kvh:
+        if s == 1:
             # One query per head (decode): the h // kvh query heads that share a KV head are
             # that head's queries, so attention reads each cached key and value once instead
             # of repeating them per query head (the same arithmetic as enable_gqa).
-            out = F.scaled_dot_product_attention(q.reshape(b, kvh, h // kvh, d), k, v, mask)
+            out = F.scaled_dot_product_attention(q, k, v, mask)
         else:
             out = F.scaled_dot_product_attention(
                 q, k, v, attn_mask=mask, is_causal=causal, enable_gqa=kvh != h

@@ -129,3 +129,17 @@ case("unfold_backward")(lambda M, rng: ((t(M, rng, 2, 4, 3), [2, 9], 1, 3, 2), {
 case("as_strided_overlap", "as_strided")(
     lambda M, rng: ((t(M, rng, 2, 10), [2, 3, 4], [10, 3, 1], 0), {})
 )
+
+
+# CTC (aten/nn/ctc.py): padded targets with a repeated label, lengths as int[] and as tensors.
+def _ctc_args(M: Any, rng: np.random.Generator, tensors: bool) -> tuple[Any, ...]:
+    lp = t(M, rng, 6, 2, 4)
+    targets = M.from_numpy(np.array([[1, 1, 2], [3, 2, 0]], dtype=np.int64))
+    il, tl = [6, 5], [3, 2]
+    if tensors:
+        return lp, targets, M.tensor(il), M.tensor(tl), 0, False
+    return lp, targets, il, tl, 0, False
+
+
+case("_ctc_loss")(lambda M, rng: (_ctc_args(M, rng, False), {}))
+case("_ctc_loss.Tensor")(lambda M, rng: (_ctc_args(M, rng, True), {}))

@@ -21,7 +21,7 @@ from __future__ import annotations
 # isort: off
 from . import norm, sparse, dropout, attention, loss, conv, pool, padding
 from . import upsample, fold, grid_sample, unpool
-from . import embedding_bag, pool3d, upsample_aa
+from . import embedding_bag, pool3d, upsample_aa, ctc
 from . import smooth_loss
 
 # isort: on

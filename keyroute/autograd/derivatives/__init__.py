@@ -50,6 +50,7 @@ from . import (  # noqa: E402, F401, I001
     embedding_bag,
     pool3d,
     spectral,
+    ctc,
     smooth_loss,
     products,
     inplace,

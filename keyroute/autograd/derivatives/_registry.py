@@ -48,6 +48,10 @@ class Derivative:
     # only when one of them needs a gradient (PyTorch's should_compute_output guard on
     # `self.clone()`); None: every input's.
     self_for: tuple[str, ...] | None = None
+    # Saved tensor arguments other than `self` that only some inputs' formulas read: saved
+    # only when one of those needs a gradient (PyTorch's should_compute_output guard on saving
+    # them, which `grad_fn._saved_<name>` shows as None).
+    saved_for: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 DERIVATIVES: dict[str, Derivative] = {}
@@ -65,6 +69,7 @@ def derivative(
     no_grad: Sequence[str] = (),
     condition: Callable[[dict[str, Any]], bool] | None = None,
     self_for: Sequence[str] | None = None,
+    saved_for: dict[str, Sequence[str]] | None = None,
     table: dict[str, Derivative] | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register the formula of aten `name` (as "add.Tensor" / "mm") in DERIVATIVES, or in
@@ -84,6 +89,7 @@ def derivative(
             tuple(no_grad),
             condition,
             None if self_for is None else tuple(self_for),
+            {k: tuple(v) for k, v in (saved_for or {}).items()},
         )
         return fn
 

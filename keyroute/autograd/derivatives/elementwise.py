@@ -47,7 +47,13 @@ def _rsub_scalar(grad, alpha):
     return (aten.neg.default(_scale(grad, alpha)),)
 
 
-@derivative("mul.Tensor", "MulBackward0", save=("self", "other"), self_for=("other",))
+@derivative(
+    "mul.Tensor",
+    "MulBackward0",
+    save=("self", "other"),
+    self_for=("other",),
+    saved_for={"other": ("self",)},
+)
 def _mul(grad, self, other, needs):
     # PyTorch's generated MulBackward0 computes other's gradient first; with complex factors
     # each gradient is grad times the other factor's conjugate (mul_tensor_backward).

@@ -84,7 +84,7 @@ derivative("_unsafe_view", "UnsafeViewBackward0", computed={"s": _shape("self")}
 
 @derivative("expand", "ExpandBackward0", computed={"s": _shape("self")})
 def _expand(grad, s):
-    from ..engine import _sum_to
+    from ..validate_outputs import _sum_to
 
     return (_sum_to(grad, s),)
 

@@ -16,7 +16,7 @@ from . import amp  # noqa: F401
 from . import complex_ops  # noqa: F401
 from . import fft, upsample, fold, grid_sample, unpool  # noqa: F401
 from . import embedding_bag, pool3d, upsample_aa  # noqa: F401
-from . import spectral  # noqa: F401
+from . import spectral, ctc  # noqa: F401
 from . import smooth_loss, products  # noqa: F401
 
 # NumPy reports floating-point special cases (log(0), 0/0, overflow to inf) as RuntimeWarnings;

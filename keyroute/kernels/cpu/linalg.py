@@ -22,13 +22,14 @@ from ...aten.linalg import (
     mm_meta,
     mv_meta,
 )
+from ...aten.mathbits import MATH_BITS
 from ...dispatcher.tls import leaf_kernel
-from ...tensor._tensor import Tensor
+from ...tensor._tensor import CPU_KEYS, Tensor, _new
 from ...tensor.dtype import complex64, complex128, float32, float64
 from ._kernel import fix_empty, kernel, wrap
 from .gemm_order import sequential_gemm
 
-__all__ = ["matmul_array", "compute_dtype", "fix_empty"]
+__all__ = ["matmul_array", "compute_dtype", "fix_empty", "reads_math_bits"]
 
 _matmul = np.matmul
 # The fast paths call a.dot(b) (ndarray.dot, np.dot without its __array_function__ shim): on
@@ -86,8 +87,24 @@ def _fused(r: np.ndarray, c: np.ndarray, beta: Any, alpha: Any, dt: Any) -> np.n
 # ----------------------------------------------------------------------------- mm / bmm
 
 
+def reads_math_bits(fn: Any) -> Any:
+    """Mark a kernel that reads conj/neg-bit inputs itself (their values through
+    kernels/cpu/mathbits.py's `logical`), so that mathbits does not wrap it: one frame and one
+    loop over the arguments less on every call of the small-matmul fast paths."""
+    fn.reads_math_bits = True
+    return fn
+
+
+def _with_plain_inputs(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    """fn on bit-free tensors of its inputs' values (an input carries a conj/neg bit)."""
+    from .mathbits import plain_inputs
+
+    return fn(*plain_inputs(args), **kwargs)
+
+
 @kernel("mm")
 @leaf_kernel
+@reads_math_bits
 def mm(self: Tensor, mat2: Tensor) -> Tensor:
     a, b = self._data, mat2._data
     dt = self._dtype
@@ -97,19 +114,30 @@ def mm(self: Tensor, mat2: Tensor) -> Tensor:
         and b.ndim == 2
         and a.shape[1] == b.shape[0]
         and dt in _BLAS
+        and not (self._key_set | mat2._key_set) & MATH_BITS
     ):
         if dt is float32 and (a.shape[0] == 1 or b.shape[1] == 1):  # thin: MKL's own order
             r = sequential_gemm(a, b)
             if r is not None:
                 return wrap(r, dt)
         r = a.dot(b)
-        return wrap(r if r.size else _fresh(r), dt)
+        if r.size:  # a fresh product: wrap() inline (this is every small mm's path)
+            t = _new(Tensor)
+            t._data = r
+            t._dtype = dt
+            t._key_set = CPU_KEYS
+            t._autograd_meta = t._base = t._version_counter = None
+            return t
+        return wrap(_fresh(r), dt)
+    if isinstance(mat2, Tensor) and (self._key_set | mat2._key_set) & MATH_BITS:
+        return _with_plain_inputs(mm, self, mat2)
     mm_meta(self, mat2)
     return wrap(matmul_array(a, b, dt), dt)
 
 
 @kernel("bmm")
 @leaf_kernel
+@reads_math_bits
 def bmm(self: Tensor, mat2: Tensor) -> Tensor:
     a, b = self._data, mat2._data
     dt = self._dtype
@@ -120,9 +148,12 @@ def bmm(self: Tensor, mat2: Tensor) -> Tensor:
         and a.shape[0] == b.shape[0]
         and a.shape[2] == b.shape[1]
         and dt in _BLAS
+        and not (self._key_set | mat2._key_set) & MATH_BITS
     ):
         r = _matmul(a, b)
         return wrap(r if r.size else _fresh(r), dt)
+    if isinstance(mat2, Tensor) and (self._key_set | mat2._key_set) & MATH_BITS:
+        return _with_plain_inputs(bmm, self, mat2)
     bmm_meta(self, mat2)
     return wrap(matmul_array(a, b, dt), dt)
 
@@ -141,7 +172,10 @@ def _broadcasts_to(shape: tuple[int, ...], target: tuple[int, ...]) -> bool:
 
 @kernel("addmm")
 @leaf_kernel
+@reads_math_bits
 def addmm(self: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+    if (self._key_set | mat1._key_set | mat2._key_set) & MATH_BITS:
+        return _with_plain_inputs(addmm, self, mat1, mat2, beta=beta, alpha=alpha)
     a, b, c = mat1._data, mat2._data, self._data
     dt = mat1._dtype
     if not (

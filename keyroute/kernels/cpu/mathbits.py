@@ -28,7 +28,7 @@ from ...dispatcher.tls import LEAF_KERNELS
 from ...tensor._tensor import Tensor, _root_array, make_tensor
 from ._kernel import cpu_lib, kernel, wrap
 
-__all__ = ["logical"]
+__all__ = ["logical", "plain_inputs"]
 
 _as_strided = np.lib.stride_tricks.as_strided
 
@@ -130,12 +130,18 @@ def _plain(t: Any) -> Any:
     return t
 
 
+def plain_inputs(args: tuple[Any, ...]) -> tuple[Any, ...]:
+    """args with every bit-carrying tensor replaced by a bit-free one of its values (for the
+    kernels that read bits themselves, kernels/cpu/linalg.py's `reads_math_bits`)."""
+    return tuple(_plain(a) for a in args)
+
+
 def _wrap_reading(name: str) -> None:
     """Re-register `name`'s CPU kernel so that inputs with a bit are read as their values."""
     op = getattr(__import__("keyroute")._ops.ops.aten, name.split(".")[0]).default
     inner = op.kernel_for_key(DispatchKey.CPU)
-    if inner is None:
-        return
+    if inner is None or getattr(inner, "reads_math_bits", False):
+        return  # (none, or it reads bit-carrying inputs itself)
 
     def bit_aware(*args: Any, **kwargs: Any) -> Any:
         for a in args:  # (a loop, not any(<genexpr>): this runs on every mm, addmm, clone)

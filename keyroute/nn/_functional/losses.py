@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Callable
+from typing import Any
 
 from ..._api import creation as _creation
 from ...aten.linalg import op as _op
@@ -33,6 +34,7 @@ __all__ = [
     "triplet_margin_with_distance_loss",
     "multilabel_soft_margin_loss",
     "multi_margin_loss",
+    "ctc_loss",
     "multilabel_margin_loss",
     "pairwise_distance",
     "cosine_similarity",
@@ -413,3 +415,21 @@ def multilabel_margin_loss(
     if input.dim() < 2:
         loss = loss.reshape(())
     return _reduction.apply(loss, reduction)
+
+
+def ctc_loss(
+    log_probs: Tensor,
+    targets: Tensor,
+    input_lengths: Any,
+    target_lengths: Any,
+    blank: int = 0,
+    reduction: str = "mean",
+    zero_infinity: bool = False,
+) -> Tensor:
+    """The connectionist temporal classification loss (aten::ctc_loss)."""
+    from ..._api.nn import ctc_loss as _ctc
+
+    return _ctc(
+        log_probs, targets, input_lengths, target_lengths, blank,
+        _reduction.get_enum(reduction), zero_infinity,
+    )  # fmt: skip

@@ -22,10 +22,11 @@ from . import activation_mha, activation_more, batchnorm, instancenorm, lazy, lo
 from . import misc, transformer  # noqa: E402
 from . import fold, upsampling  # noqa: E402
 from . import embedding_bag, pooling3d  # noqa: E402
+from . import loss_ctc  # noqa: E402
 
 _FAMILIES = (
     batchnorm, instancenorm, normalization, rnn, activation_mha, transformer, activation_more,
-    loss_more, misc, upsampling, fold, embedding_bag, pooling3d,
+    loss_more, misc, upsampling, fold, embedding_bag, pooling3d, loss_ctc,
 )  # fmt: skip
 for _family in _FAMILIES:
     for _name in _family.__all__:
