@@ -28,6 +28,7 @@ from ._elementwise_util import (  # noqa: F401  (the generated kernels read some
 )
 from ._kernel import kernel
 from .elementwise import _FAST_ERRORS, _binary_general, div_Tensor  # noqa: F401
+from .sleef_pow import powf_like_pytorch
 
 # -- integer division by zero, remainder, fmod, floor division
 
@@ -290,6 +291,8 @@ def _pow_scalar_exp(a: np.ndarray, e: Any) -> Any:
         return np.reciprocal(a)
     if e == -2:
         return np.reciprocal(a * a)
+    if a.dtype == np.float32 and a.size and not isinstance(e, complex):
+        return powf_like_pytorch(a, e)  # Sleef's vector pow, as PyTorch's loop calls it
     return np.power(a, e)
 
 

@@ -27,6 +27,7 @@ from ...dispatcher.tls import leaf_kernel
 from ...tensor._tensor import CPU_KEYS, Tensor, _new
 from ...tensor.dtype import complex64, complex128, float32, float64
 from ._kernel import fix_empty, kernel, wrap
+from .gemm_order import sequential_gemm
 
 __all__ = ["matmul_array", "compute_dtype", "fix_empty", "reads_math_bits"]
 
@@ -115,6 +116,10 @@ def mm(self: Tensor, mat2: Tensor) -> Tensor:
         and dt in _BLAS
         and not (self._key_set | mat2._key_set) & MATH_BITS
     ):
+        if dt is float32 and (a.shape[0] == 1 or b.shape[1] == 1):  # thin: MKL's own order
+            r = sequential_gemm(a, b)
+            if r is not None:
+                return wrap(r, dt)
         r = a.dot(b)
         if r.size:  # a fresh product: wrap() inline (this is every small mm's path)
             t = _new(Tensor)
@@ -184,6 +189,10 @@ def addmm(self: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any
     ):
         addmm_meta(self, mat1, mat2)
     if dt in _BLAS and beta == 1 and alpha == 1:  # linear's bias add: one matmul, one add
+        if dt is float32 and (a.shape[0] == 1 or b.shape[1] == 1):  # thin: MKL's own order
+            r = sequential_gemm(a, b, c)
+            if r is not None:
+                return wrap(r, dt)
         r = a.dot(b)
         if r.size:
             np.add(r, c, out=r)

@@ -19,6 +19,7 @@ from ...tensor._tensor import Tensor
 from ...tensor.dtype import bool_, int64, to_dtype
 from ._kernel import kernel
 from ._kernel import wrap as _wrap
+from .cascade_sum import cascade_sum
 from .linalg import fix_empty
 
 _sliding = np.lib.stride_tricks.sliding_window_view
@@ -360,10 +361,14 @@ def mse_loss(self: Tensor, target: Tensor, reduction: int = 1) -> Tensor:
     np.multiply(d, d, out=d)
     if reduction == 0:
         return wrap(_strided_like(_round(d, dt), out_meta), dt)
-    r = d.sum(dtype=comp)
+    # PyTorch reduces the elementwise loss with loss.sum() / loss.mean() (a sum, then a
+    # division): its cascade order, so a float32 loss rounds as PyTorch's does.
+    r = cascade_sum(d, None, False) if d.dtype == dt.np else None
+    if r is None:
+        r = d.sum(dtype=comp)
     if reduction == 1:
         with np.errstate(all="ignore"):
-            r = r / d.size if d.size else np.asarray(np.nan, comp)
+            r = r / comp.type(d.size) if d.size else np.asarray(np.nan, comp)
     return wrap(_round(np.asarray(r, comp), dt), dt)
 
 
