@@ -8,7 +8,6 @@ from typing import Any
 from .._ops import ops
 from ..tensor._tensor import Tensor
 from . import function, method
-from ._out import write_out
 
 __all__: list[str] = []
 
@@ -32,7 +31,9 @@ def addr(
     alpha: Any = 1,
     out: Tensor | None = None,
 ) -> Tensor:
-    return write_out(aten.addr.default(input, vec1, vec2, beta=beta, alpha=alpha), out)
+    if out is None:
+        return aten.addr.default(input, vec1, vec2, beta=beta, alpha=alpha)
+    return aten.addr.out(input, vec1, vec2, beta=beta, alpha=alpha, out=out)
 
 
 @function
@@ -45,7 +46,9 @@ def renorm(
     *,
     out: Tensor | None = None,
 ) -> Tensor:
-    return write_out(aten.renorm.default(input, p, dim, maxnorm), out)
+    if out is None:
+        return aten.renorm.default(input, p, dim, maxnorm)
+    return aten.renorm.out(input, p, dim, maxnorm, out=out)
 
 
 @function

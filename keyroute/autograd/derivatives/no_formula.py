@@ -148,6 +148,7 @@ GENERATED_OUT = {
     "clone.out",
     "constant_pad_nd.out",
     "convolution.out",
+    "trace.out",
     "count_nonzero.dim_IntList_out",
     "count_nonzero.out",
     "div.Scalar_mode_out",
