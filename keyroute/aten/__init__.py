@@ -21,6 +21,7 @@ from . import complex_ops  # noqa: F401
 from . import fft  # noqa: F401
 from . import spectral  # noqa: F401
 from . import products  # noqa: F401
+from . import empty_permuted  # noqa: F401
 
 
 def _register_backend_select() -> None:
