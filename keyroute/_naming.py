@@ -42,3 +42,13 @@ def _rename_classes(keyroute: object, name: str) -> None:
             if isinstance(value, type) and isinstance(mn, str) and mn.startswith(old + "."):
                 if mn.removeprefix(old + ".") == modname.removeprefix("keyroute."):
                     value.__module__ = name + mn[len(old) :]
+
+
+def type_repr(value: object) -> str:
+    """`str(type(value))` as PyTorch prints it in messages: keyroute's device class reads as
+    the public `device` (`<class 'torch.device'>`), not its defining module's `Device`."""
+    from .tensor.device import Device
+
+    if isinstance(value, Device):
+        return f"<class '{NAME}.device'>"
+    return str(type(value))

@@ -1,5 +1,5 @@
 """torch.* functions and Tensor methods over aten/products.py's operators (trace, addr,
-renorm, bilinear, cosine_similarity) and torch.kl_div."""
+renorm, bilinear, cosine_similarity, inner) and torch.kl_div."""
 
 from __future__ import annotations
 
@@ -67,3 +67,12 @@ def kl_div(
     log_target: bool = False,
 ) -> Tensor:
     return aten.kl_div.default(input, target, reduction, log_target=log_target)
+
+
+@function
+@method
+def inner(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:  # noqa: A002
+    """Inner product over the last dims; a 0-dim operand multiplies (aten::inner)."""
+    if out is None:
+        return aten.inner.default(input, other)
+    return aten.inner.out(input, other, out=out)

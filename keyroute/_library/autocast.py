@@ -9,6 +9,7 @@ from __future__ import annotations
 import collections.abc
 from typing import Any
 
+from .._naming import type_repr
 from ..dispatcher.registration import Library
 
 __all__ = ["register_on_op", "register_on_opdef", "autocast_kernel", "cast_inputs_of"]
@@ -42,7 +43,7 @@ def _check_device(device_type: Any) -> str:
     from ..amp.autocast_mode import is_autocast_available
 
     if not isinstance(device_type, str):
-        raise ValueError(f"Expected `device_type` of type `str`, got: `{type(device_type)}`")
+        raise ValueError(f"Expected `device_type` of type `str`, got: `{type_repr(device_type)}`")
     from ..layers.autocast import _KNOWN_DEVICE_TYPES
 
     if device_type not in _KNOWN_DEVICE_TYPES.split(", "):  # c10's device-string parse

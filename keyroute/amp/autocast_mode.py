@@ -14,6 +14,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
+from .._naming import type_repr
 from ..layers import autocast as _layer
 
 __all__ = ["autocast", "is_autocast_available", "custom_fwd", "custom_bwd"]
@@ -42,7 +43,9 @@ class autocast:  # noqa: N801 - PyTorch's name
         cache_enabled: bool | None = None,
     ) -> None:
         if not isinstance(device_type, str):
-            raise ValueError(f"Expected `device_type` of type `str`, got: `{type(device_type)}`")
+            raise ValueError(
+                f"Expected `device_type` of type `str`, got: `{type_repr(device_type)}`"
+            )
         self.fast_dtype = _layer.get_autocast_dtype(device_type) if dtype is None else dtype
         self.device = device_type
         if not is_autocast_available(device_type):
@@ -134,7 +137,7 @@ def custom_fwd(
     """Decorator for a custom Function's forward: with `cast_inputs`, inside an autocast region
     the floating inputs are cast to it and forward runs with autocast off."""
     if not isinstance(device_type, str):
-        raise ValueError(f"Expected `device_type` of type `str`, got: `{type(device_type)}`")
+        raise ValueError(f"Expected `device_type` of type `str`, got: `{type_repr(device_type)}`")
     if fwd is None:
         return functools.partial(custom_fwd, device_type=device_type, cast_inputs=cast_inputs)
 
@@ -159,7 +162,7 @@ def custom_fwd(
 def custom_bwd(bwd: Callable[..., Any] | None = None, *, device_type: str) -> Any:
     """Decorator for a custom Function's backward: it runs with forward's autocast state."""
     if not isinstance(device_type, str):
-        raise ValueError(f"Expected `device_type` of type `str`, got: `{type(device_type)}`")
+        raise ValueError(f"Expected `device_type` of type `str`, got: `{type_repr(device_type)}`")
     if bwd is None:
         return functools.partial(custom_bwd, device_type=device_type)
 

@@ -182,3 +182,43 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-08):
         op("clamp_min_.Tensor")(n2, eps_t)
     prod = op("mul.Tensor")(op("div.Tensor")(x1, n1), op("div.Tensor")(x2, n2))
     return op("sum.dim_IntList")(prod, [dim])
+
+
+# ----------------------------------------------------------------------------- inner
+# CompositeImplicitAutograd as PyTorch's (LinearAlgebra.cpp): a 0-dim operand is a mul, else a
+# tensordot over the last dims; so a dispatch mode logs mul or permute/view/mm.
+
+
+def _inner_check(self, other) -> None:
+    s1, s2 = shape_of(self), shape_of(other)
+    check(
+        s1[-1] == s2[-1],
+        f"inner() the last dimension must match on both input tensors but got shapes "
+        f"{list(s1)} and {list(s2)}",
+    )
+
+
+@composite("inner(Tensor self, Tensor other) -> Tensor")
+def inner(self, other):
+    if self.dim() == 0 or other.dim() == 0:
+        return op("mul.Tensor")(self, other)
+    _inner_check(self, other)
+    return op("tensordot")(self, other, [-1], [-1])
+
+
+@composite("inner.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)")
+def inner_out(self, other, *, out):
+    if self.dim() == 0 or other.dim() == 0:
+        return op("mul.out")(self, other, out=out)
+    _inner_check(self, other)
+    # tensordot.out's steps: the result's dtype must be out's, then resize_output and copy_.
+    result = op("tensordot")(self, other, [-1], [-1])
+    check(
+        result._dtype is out._dtype,
+        f"tensordot: Expected the output tensor to have dtype {result._dtype._short}, but got "
+        f"an output tensor with dtype {out._dtype._short}",
+    )
+    from ._variants import resize_output
+
+    resize_output(out, shape_of(result))
+    return op("copy_")(out, result)
