@@ -125,6 +125,7 @@ from ._api import pooling as _api_pooling  # noqa: E402, F401
 from ._api import promotion as _api_promotion  # noqa: E402, F401
 from ._api import spectral as _api_spectral  # noqa: E402, F401
 from ._api import products as _api_products  # noqa: E402, F401
+from ._api.creation_permuted import empty_permuted  # noqa: E402
 from . import linalg, special  # noqa: E402
 from . import fft  # noqa: E402
 from . import nn  # noqa: E402

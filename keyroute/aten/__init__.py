@@ -22,6 +22,7 @@ from . import fft  # noqa: F401
 from . import spectral  # noqa: F401
 from . import products  # noqa: F401
 from . import products_out  # noqa: F401
+from . import empty_permuted  # noqa: F401
 
 
 def _register_backend_select() -> None:

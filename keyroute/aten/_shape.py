@@ -181,7 +181,19 @@ def elementwise_strides(
         for i, (s, t) in enumerate(zip(ishape, istride)):
             st[offset + i] = 0 if s == 1 and shape[offset + i] != 1 else t
         full.append(st)
-    # Sort dims from innermost to outermost as TensorIterator::reorder_dimensions does.
+    perm = _inner_to_outer(shape, full)
+    strides = [0] * ndim
+    acc = 1
+    for d in perm:
+        strides[d] = acc
+        acc *= max(shape[d], 1)
+    return tuple(strides)
+
+
+def _inner_to_outer(shape: Sequence[int], full: Sequence[Sequence[int]]) -> list[int]:
+    """The dims from innermost to outermost in the inputs' memory order (their strides `full`,
+    0 for broadcast dims), as TensorIterator::reorder_dimensions sorts them."""
+    ndim = len(shape)
     perm = list(range(ndim - 1, -1, -1))
 
     def should_swap(dim0: int, dim1: int) -> int:
@@ -206,12 +218,33 @@ def elementwise_strides(
                 dim1 = dim0
             elif comparison < 0:
                 break
-    strides = [0] * ndim
-    acc = 1
-    for d in perm:
-        strides[d] = acc
-        acc *= max(shape[d], 1)
-    return tuple(strides)
+    return perm
+
+
+def logical_to_physical_perm(shape: Sequence[int], stride: Sequence[int]) -> list[int]:
+    """A tensor's dims from outermost to innermost in memory (the `physical_layout` PyTorch's
+    meta empty_like passes to empty_permuted): identity for a contiguous tensor, the
+    channels-last order for a channels-last one, else the elementwise sort of its strides."""
+    ndim = len(shape)
+    if 0 in shape or _dense_in(shape, stride, range(ndim)):
+        return list(range(ndim))
+    if ndim in (4, 5):
+        cl = [0, *range(2, ndim), 1]
+        if _dense_in(shape, stride, cl):
+            return cl
+    return _inner_to_outer(shape, [list(stride)])[::-1]
+
+
+def _dense_in(shape: Sequence[int], stride: Sequence[int], order: Sequence[int]) -> bool:
+    """Whether the tensor is contiguous in dim order `order` (outermost first), size-1 dims'
+    strides ignored as PyTorch's is_contiguous ignores them."""
+    expected = 1
+    for d in reversed(list(order)):
+        if shape[d] != 1:
+            if stride[d] != expected:
+                return False
+            expected *= shape[d]
+    return True
 
 
 def reduced_shape(shape: Sequence[int], dims: Sequence[int], keepdim: bool) -> tuple[int, ...]:

@@ -42,8 +42,9 @@ def test_in_place_and_out_results_come_back_to_the_callers_tensor():
 
 
 def test_the_backends_own_kernels_run():
-    # to() and factories go through the backend's allocation and copy_ kernels
-    assert f()["own_kernels"] == ["add", "copy_", "empty"]
+    # to() and factories go through the backend's allocation and copy_ kernels; empty_like
+    # (preserve_format, dense input) allocates with empty_strided, as PyTorch's does
+    assert f()["own_kernels"] == ["add", "copy_", "empty", "empty_strided"]
 
 
 def test_fallback_warns_once_per_operator():
