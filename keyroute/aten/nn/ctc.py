@@ -154,7 +154,7 @@ def _reduce(res: Tensor, tl: Any, reduction: int, zero_infinity: bool, batched: 
         else:
             # at::tensor(target_lengths, res.options()): an empty tensor filled directly.
             lengths = op("empty.memory_format")([len(tl)], dtype=res._dtype, device=res.device)
-            if res.device.type != "meta":
+            if isinstance(lengths._data, np.ndarray):  # not on meta or fake tensors
                 lengths._data[...] = np.asarray(tl, dtype=lengths._data.dtype)
         lengths = op("clamp_min")(lengths, 1)
         return op("mean")(op("div.Tensor")(res, lengths))
