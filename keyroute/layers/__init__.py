@@ -35,7 +35,9 @@ keyroute/dispatcher/; the backends (the bottom of every chain) are keyroute/kern
                                                        operator from the derivatives table
                                                        (keyroute/autograd/derivatives/), and the
                                                        fallback (with its warning node) for
-                                                       custom operators
+                                                       custom operators; foreach_autograd.py: the
+                                                       _foreach_* kernels (one node per list) and
+                                                       the fused optimizer steps' passthrough
     ADInplaceOrView              inplace_or_view.py    version counters of in-place ops, base
                                                        tracking of views
     (bind hook, INFERENCE_BIT)   inference.py          inside inference_mode, fresh backend
