@@ -113,7 +113,8 @@ def _materialize(t: Any, vmaps: list[Any]) -> Any:
         return add_batch_dim(_materialize(d["_value"], vmaps[1:]), d["_bdim"], interp.level)
     inner = _materialize(t, vmaps[1:])
     with _below(interp.level):
-        expanded = inner.unsqueeze(0).expand([interp.batch_size, *inner.shape])
+        # expand adds the new leading dimension itself (one view, no unsqueeze first)
+        expanded = inner.expand([interp.batch_size, *inner.shape])
     return add_batch_dim(expanded, 0, interp.level)
 
 
@@ -129,12 +130,19 @@ class _Lifted:
         if not isinstance(x, Tensor):
             raise ValueError(f"Thing passed to transform API must be Tensor, got {type(x)}")
         vmaps = sorted((i for i in layer_stack() if i.kind == "vmap"), key=lambda i: -i.level)
+        fresh = False
         if vmaps:
-            x = _materialize(x, vmaps)
+            y = _materialize(x, vmaps)
+            # An input unbatched at the innermost vmap gets a new expanded view as its core:
+            # that view is this level's own already (no detach needed to make it a leaf).
+            fresh = _wrappers(y)[1] is not _wrappers(x)[1]
+            x = y
         chain, core = _wrappers(x)
         if core.requires_grad:
             core = core.view_as(core)
             self.aliased = True
+        elif fresh:
+            core = core.requires_grad_()
         else:
             core = core.detach().requires_grad_()
         self.cores.append(core)
@@ -148,7 +156,9 @@ class _Lifted:
             if not oc.requires_grad:
                 continue
             outs.append(oc)
-            cots.append(_match(c, o))
+            # None: the ones of grad's scalar output, made at its core directly (no batched
+            # new_ones then expand per level)
+            cots.append(oc.new_ones(oc.shape) if c is None else _match(c, o))
         if outs:
             gs = _autograd_grad(
                 outs, self.cores, cots, retain_graph=True, create_graph=create, allow_unused=True
@@ -186,9 +196,20 @@ def _outer_grad_level(level: int) -> bool:
     return any(i.kind == "grad" and i.level < level for i in layer_stack())
 
 
+def _detached(t: Any) -> Any:
+    """`t` detached, at its core (one plain detach, its vmap wrappers rebuilt): what a batched
+    detach would do level by level. A tensor that needs no grad is returned as it is."""
+    if not isinstance(t, Tensor) or not t.requires_grad:
+        return t
+    chain, core = _wrappers(t)
+    return _rewrap(core.detach(), chain) if chain else core.detach()
+
+
 def _finish(x: Any, create: bool) -> Any:
     if not create:
-        return tree_map(lambda t: t.detach() if isinstance(t, Tensor) else t, x)
+        if type(x) is dict and all(isinstance(v, Tensor) for v in x.values()):
+            return {k: _detached(v) for k, v in x.items()}
+        return tree_map(_detached, x)
     return x
 
 
@@ -197,6 +218,13 @@ def grad_and_value(
     func: Callable[..., Any], argnums: Any = 0, has_aux: bool = False
 ) -> Callable[..., Any]:
     """(gradient of func's scalar output w.r.t. args[argnums], output) (torch.func)."""
+    return _grad_and_value(func, argnums, has_aux, want_value=True)
+
+
+def _grad_and_value(
+    func: Callable[..., Any], argnums: Any, has_aux: bool, want_value: bool
+) -> Callable[..., Any]:
+    """grad_and_value; without `want_value` (grad) the output is not detached for returning."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -229,14 +257,15 @@ def grad_and_value(
                         f"or jacrev APIs instead?"
                     )
                 create = lifted.aliased or _outer_grad_level(interp.level)
-                ones = output.new_ones(())
-                flat = lifted.grads([output], [ones], create)
+                flat = lifted.grads([output], [None], create)
                 it = iter(flat)
                 if isinstance(nums, int):
                     g = tree_map(lambda _: next(it), args[nums])
                 else:
                     g = tuple(tree_map(lambda _: next(it), args[i]) for i in nums)
                 g = _finish(g, create)
+                if not want_value and not has_aux:
+                    return g, None
                 output = _finish(output, create)
                 if has_aux:
                     return g, (output, _finish(aux, create))
@@ -249,7 +278,7 @@ def grad_and_value(
 
 def grad(func: Callable[..., Any], argnums: Any = 0, has_aux: bool = False) -> Callable[..., Any]:
     """The gradient of func's scalar output w.r.t. args[argnums] (torch.func.grad)."""
-    gv = grad_and_value(func, argnums, has_aux)
+    gv = _grad_and_value(func, argnums, has_aux, want_value=False)
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:

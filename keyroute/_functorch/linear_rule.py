@@ -35,9 +35,9 @@ def _expanded(p: Any) -> bool:
 
 
 def _broadcast_linear() -> Any:
-    """linear(x, w, b) for x (n, rows, k) batched, w (n, m, k) expanded, b (n, m) expanded or
-    (m,) unbatched or None: an
-    autograd Function whose backward uses differentiable ops (higher orders compose)."""
+    """linear(x, w, b) for x (n, k) or (n, rows, k) batched, w (n, m, k) expanded, b (n, m)
+    expanded or (m,) unbatched or None: an autograd Function whose backward uses
+    differentiable ops (higher orders compose)."""
     if _FUNCTION:
         return _FUNCTION[0]
     from ..autograd.function import Function
@@ -47,32 +47,44 @@ def _broadcast_linear() -> Any:
 
         @staticmethod
         def forward(ctx: Any, x: Any, w: Any, b: Any) -> Any:
-            ctx.save_for_backward(x, w)
+            # One weight matrix (the expanded weight's first slice) for the whole batch.
+            wt = w.select(0, 0).t()
+            ctx.save_for_backward(x, wt)
             ctx.bias_batched = b is not None and b.dim() == 2
+            if b is not None and b.dim() == 2:
+                b = b.select(0, 0)
+            if x.dim() == 2:
+                # per-sample vectors: the batch is the matrix's rows, no reshaping
+                return aten.mm.default(x, wt) if b is None else aten.addmm.default(b, x, wt)
             n, rows, k = x.shape
-            w0 = w.select(0, 0)
             flat = x.reshape([n * rows, k])
-            if b is None:
-                out = aten.mm.default(flat, w0.t())
-            else:
-                # b: (n, m) expanded over the batch, or one unbatched (m,) bias
-                out = aten.addmm.default(b.select(0, 0) if b.dim() == 2 else b, flat, w0.t())
-            return out.view([n, rows, w0.shape[0]])
+            out = aten.mm.default(flat, wt) if b is None else aten.addmm.default(b, flat, wt)
+            return out.view([n, rows, wt.shape[1]])
 
         @staticmethod
         def backward(ctx: Any, g: Any) -> Any:
-            x, w = ctx.saved_tensors
-            bias_batched = ctx.bias_batched
-            n, rows, k = x.shape
-            m = w.shape[1]
+            x, wt = ctx.saved_tensors
+            needs = ctx.needs_input_grad
             gx = gw = gb = None
-            if ctx.needs_input_grad[0]:
-                gx = aten.mm.default(g.reshape([n * rows, m]), w.select(0, 0)).view([n, rows, k])
+            if x.dim() == 2:
+                # g (n, m): the weight gradients are every sample's outer product g_i x_i^T,
+                # the bias gradients g itself (the engine may hand one tensor to two inputs)
+                if needs[0]:
+                    gx = aten.mm.default(g, wt.t())
+                if needs[1]:
+                    gw = g.unsqueeze(2) * x.unsqueeze(1)
+                if needs[2]:
+                    gb = g if ctx.bias_batched else g.sum(0)
+                return gx, gw, gb
+            n, rows, k = x.shape
+            m = wt.shape[1]
+            if needs[0]:
+                gx = aten.mm.default(g.reshape([n * rows, m]), wt.t()).view([n, rows, k])
             gt = g.transpose(1, 2)
-            if ctx.needs_input_grad[1]:
+            if needs[1]:
                 gw = gt * x if rows == 1 else aten.bmm.default(gt, x)
-            if ctx.needs_input_grad[2]:
-                if bias_batched:
+            if needs[2]:
+                if ctx.bias_batched:
                     gb = g.reshape([n, m]) if rows == 1 else g.sum(1)
                 else:
                     gb = g.reshape([n * rows, m]).sum(0)
@@ -99,12 +111,8 @@ def linear_decomposition(input: Any, weight: Any, bias: Any = None) -> Any:  # n
         and x.dtype == w.dtype
         and (b is None or b.dtype == w.dtype)
     ):
-        n = x.shape[0]
-        x3 = x.view([n, 1, x.shape[1]]) if input.dim() == 1 else x
         with _below(level):
-            out = _broadcast_linear().apply(x3, w, b)
-            if input.dim() == 1:
-                out = out.view([n, w.shape[1]])
+            out = _broadcast_linear().apply(x, w, b)
         return add_batch_dim(out, 0, level)
     return _cia_kernel(aten.linear.default)(input, weight, bias)
 

@@ -9,7 +9,16 @@ from __future__ import annotations
 from typing import Any
 
 from .._ops import ops
-from ..layers.functorch import DECOMPS, RULES, add_batch_dim, loop_fallback, unwrap_at
+from ..layers.functorch import (
+    DECOMPS,
+    RULES,
+    _below,
+    _interpreter,
+    _max_level,
+    add_batch_dim,
+    loop_fallback,
+    unwrap_at,
+)
 from ..nn._reduction import apply as apply_loss_reduction
 from .batch_rules import _is_batched, front, phys, wrap_outputs
 
@@ -288,7 +297,33 @@ def attention_rule(op: Any, info: Any, args: tuple[Any, ...], kwargs: dict[str, 
 _reduce = apply_loss_reduction  # the aten loss decompositions take the reduction enum
 
 
+def _flatten_logical(v: Any, bdim: int | None, n: int) -> Any:
+    """PyTorch's flatten_logical: the batch dim first and the sample's dims flattened into one
+    (an operand unbatched at the level is expanded over the batch, so both sides match)."""
+    if bdim is None:
+        v = v.expand([n, *v.shape])
+    elif bdim:
+        v = v.movedim(bdim, 0)
+    return v.flatten(1) if v.dim() > 2 else v
+
+
 def _mse_loss(self: Any, target: Any, reduction: int = 1) -> Any:
+    """mse_loss at a level. A mean or sum over same-shaped operands takes PyTorch's loss batch
+    rule (loss_batch_rule_helper): one unreduced mse_loss over the flattened samples, then
+    each sample's mean (sum): two operators and two autograd nodes where the composite
+    (sub, pow, mean) takes three of each. Other cases decompose."""
+    if reduction in (1, 2) and self.shape == target.shape and self.dtype == target.dtype:
+        level = _max_level((self, target))
+        xs, bs = unwrap_at(self, level)
+        xt, bt = unwrap_at(target, level)
+        n = _interpreter(level).batch_size
+        with _below(level):
+            r = aten.mse_loss.default(
+                _flatten_logical(xs, bs, n), _flatten_logical(xt, bt, n), 0
+            )
+            if r.dim() > 1:
+                r = (aten.mean.dim if reduction == 1 else aten.sum.dim_IntList)(r, [-1])
+        return add_batch_dim(r, 0, level)
     return _reduce((self - target) ** 2, reduction)
 
 
