@@ -43,7 +43,7 @@ def front(x: Any, level: int, batch_size: int) -> Any:
     """The value with the batch dim first; an unbatched tensor is expanded to the batch."""
     v, b = unwrap_at(x, level)
     if b is None:
-        return x.unsqueeze(0).expand([batch_size, *x.shape])
+        return x.expand([batch_size, *x.shape])  # expand adds the leading dim itself
     return v if b == 0 else v.movedim(b, 0)
 
 

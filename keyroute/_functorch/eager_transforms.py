@@ -24,11 +24,14 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
+from .._ops import ops as _ops
 from ..autograd import grad as _autograd_grad
+from ..autograd._meta import set_requires_grad as _set_requires_grad
 from ..autograd.grad_mode import enable_grad, is_grad_enabled
 from ..layers.functorch import (
     BatchedTensor,
-    _below,
+    _cut,
+    _uncut,
     add_batch_dim,
     layer_stack,
     pop_layer,
@@ -37,6 +40,8 @@ from ..layers.functorch import (
 from ..tensor._tensor import Tensor
 from ..utils._pytree import tree_flatten, tree_map, tree_unflatten
 from .autograd_function import forward_pull
+
+_aten = _ops.aten
 
 __all__ = [
     "grad",
@@ -112,9 +117,12 @@ def _materialize(t: Any, vmaps: list[Any]) -> Any:
         d = t.__dict__
         return add_batch_dim(_materialize(d["_value"], vmaps[1:]), d["_bdim"], interp.level)
     inner = _materialize(t, vmaps[1:])
-    with _below(interp.level):
+    saved = _cut(interp.level)
+    try:
         # expand adds the new leading dimension itself (one view, no unsqueeze first)
         expanded = inner.expand([interp.batch_size, *inner.shape])
+    finally:
+        _uncut(saved)
     return add_batch_dim(expanded, 0, interp.level)
 
 
@@ -125,11 +133,14 @@ class _Lifted:
         self.cores: list[Any] = []
         self.chains: list[list[tuple[int, int]]] = []
         self.aliased = False
+        # the vmap levels around this grad level, innermost first (the stack does not change
+        # while the inputs are lifted)
+        self.vmaps = [i for i in reversed(layer_stack()) if i.kind == "vmap"]
 
     def lift(self, x: Any) -> Any:
         if not isinstance(x, Tensor):
             raise ValueError(f"Thing passed to transform API must be Tensor, got {type(x)}")
-        vmaps = sorted((i for i in layer_stack() if i.kind == "vmap"), key=lambda i: -i.level)
+        vmaps = self.vmaps
         fresh = False
         if vmaps:
             y = _materialize(x, vmaps)
@@ -142,7 +153,7 @@ class _Lifted:
             core = core.view_as(core)
             self.aliased = True
         elif fresh:
-            core = core.requires_grad_()
+            _set_requires_grad(core, True)
         else:
             core = core.detach().requires_grad_()
         self.cores.append(core)
@@ -158,7 +169,7 @@ class _Lifted:
             outs.append(oc)
             # None: the ones of grad's scalar output, made at its core directly (no batched
             # new_ones then expand per level)
-            cots.append(oc.new_ones(oc.shape) if c is None else _match(c, o))
+            cots.append(_aten.ones_like.default(oc) if c is None else _match(c, o))
         if outs:
             gs = _autograd_grad(
                 outs, self.cores, cots, retain_graph=True, create_graph=create, allow_unused=True

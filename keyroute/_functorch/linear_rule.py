@@ -16,9 +16,10 @@ from .._ops import ops
 from ..layers.functorch import (
     DECOMPS,
     BatchedTensor,
-    _below,
     _cia_kernel,
+    _cut,
     _max_level,
+    _uncut,
     add_batch_dim,
     unwrap_at,
 )
@@ -111,8 +112,11 @@ def linear_decomposition(input: Any, weight: Any, bias: Any = None) -> Any:  # n
         and x.dtype == w.dtype
         and (b is None or b.dtype == w.dtype)
     ):
-        with _below(level):
+        saved = _cut(level)
+        try:
             out = _broadcast_linear().apply(x, w, b)
+        finally:
+            _uncut(saved)
         return add_batch_dim(out, 0, level)
     return _cia_kernel(aten.linear.default)(input, weight, bias)
 

@@ -12,9 +12,10 @@ from .._ops import ops
 from ..layers.functorch import (
     DECOMPS,
     RULES,
-    _below,
+    _cut,
     _interpreter,
     _max_level,
+    _uncut,
     add_batch_dim,
     loop_fallback,
     unwrap_at,
@@ -317,12 +318,13 @@ def _mse_loss(self: Any, target: Any, reduction: int = 1) -> Any:
         xs, bs = unwrap_at(self, level)
         xt, bt = unwrap_at(target, level)
         n = _interpreter(level).batch_size
-        with _below(level):
-            r = aten.mse_loss.default(
-                _flatten_logical(xs, bs, n), _flatten_logical(xt, bt, n), 0
-            )
+        saved = _cut(level)
+        try:
+            r = aten.mse_loss.default(_flatten_logical(xs, bs, n), _flatten_logical(xt, bt, n), 0)
             if r.dim() > 1:
                 r = (aten.mean.dim if reduction == 1 else aten.sum.dim_IntList)(r, [-1])
+        finally:
+            _uncut(saved)
         return add_batch_dim(r, 0, level)
     return _reduce((self - target) ** 2, reduction)
 

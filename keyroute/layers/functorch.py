@@ -154,6 +154,25 @@ def _below(level: int) -> Iterator[None]:
         _sync_front_key(stack)
 
 
+def _cut(level: int) -> list[Any] | None:
+    """Remove the levels >= `level` (the hot paths' _below, without a context manager or a
+    front-key flip: see batched_fallback); hand the result to `_uncut` in a finally."""
+    stack = _local.stack
+    cut = len(stack)
+    while cut and stack[cut - 1].level >= level:
+        cut -= 1
+    if cut == len(stack):
+        return None
+    saved = stack[cut:]
+    del stack[cut:]
+    return saved
+
+
+def _uncut(saved: list[Any] | None) -> None:
+    if saved is not None:
+        _local.stack.extend(saved)
+
+
 def _interpreter(level: int) -> Any:
     for interp in _local.stack:
         if interp.level == level:
@@ -326,9 +345,43 @@ def _cia_kernel(op: Any) -> Any:
     return None if reg is None else reg.fn
 
 
+#: op -> how many leading positional parameters it has: a call passing only positional
+#: arguments, none past the required ones but Tensors (never equal to a default), is already
+#: in the normalized form (normalize_args would return it unchanged).
+#: Keyed by id (an OpOverload's __hash__ is a Python method), the op kept to check identity.
+_POSITIONAL: dict[int, tuple[Any, int, int]] = {}
+
+
+def _positional_counts(op: Any) -> tuple[int, int]:
+    entry = _POSITIONAL.get(id(op))
+    if entry is not None and entry[0] is op:
+        return entry[1], entry[2]
+    arguments = op._schema.arguments if op._schema is not None else ()
+    required = positional = 0
+    for a in arguments:
+        if a.kwarg_only:
+            break
+        positional += 1
+        if not a.has_default_value() and required == positional - 1:
+            required += 1
+    _POSITIONAL[id(op)] = (op, required, positional)
+    return required, positional
+
+
+def _normalized(op: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    if not kwargs and op._schema is not None:
+        required, positional = _positional_counts(op)
+        n = len(args)
+        if n == required or (
+            required < n <= positional and all(hasattr(a, "_key_set") for a in args[required:])
+        ):
+            return args, kwargs
+    return normalize_args(op._schema, args, kwargs)
+
+
 def batched_fallback(keyset: Any, op: Any, *args: Any, **kwargs: Any) -> Any:
     """The FuncTorchBatched kernel of every operator: the rule of the highest level."""
-    args, kwargs = normalize_args(op._schema, args, kwargs)
+    args, kwargs = _normalized(op, args, kwargs)
     level = _max_level(args)
     lk = _max_level(kwargs.values())
     if lk > level:
@@ -353,20 +406,16 @@ def batched_fallback(keyset: Any, op: Any, *args: Any, **kwargs: Any) -> Any:
         )
     info = RuleInfo(level, interp.batch_size, interp.randomness)
     # The stack cut below `level` (as _below does, inlined: this runs for every batched op).
-    stack = _local.stack
-    cut = len(stack)
-    while cut and stack[cut - 1].level >= level:
-        cut -= 1
-    if cut == len(stack):
+    # The front-mode key is left as it is: with the cut stack, front_fallback sends a random
+    # operator on to the level that remains (or past, when none does), which is what
+    # dropping the key would do, and the key set flips twice less per batched operator.
+    saved = _cut(level)
+    if saved is None:
         return rule(op, info, args, kwargs)
-    saved = stack[cut:]
-    del stack[cut:]
-    _sync_front_key(stack)
     try:
         return rule(op, info, args, kwargs)
     finally:
-        stack.extend(saved)
-        _sync_front_key(stack)
+        _local.stack.extend(saved)
 
 
 # ----------------------------------------------------------------------------- loop fallback
