@@ -48,9 +48,11 @@ def _broadcast_linear() -> Any:
 
         @staticmethod
         def forward(ctx: Any, x: Any, w: Any, b: Any) -> Any:
-            # One weight matrix (the expanded weight's first slice) for the whole batch.
+            # One weight matrix (the expanded weight's first slice) for the whole batch. The
+            # weight itself is saved: backward slices it again, differentiably, so that a
+            # gradient of these gradients (an outer grad level) reaches the weight.
             wt = w.select(0, 0).t()
-            ctx.save_for_backward(x, wt)
+            ctx.save_for_backward(x, w)
             ctx.bias_batched = b is not None and b.dim() == 2
             if b is not None and b.dim() == 2:
                 b = b.select(0, 0)
@@ -64,23 +66,23 @@ def _broadcast_linear() -> Any:
 
         @staticmethod
         def backward(ctx: Any, g: Any) -> Any:
-            x, wt = ctx.saved_tensors
+            x, w = ctx.saved_tensors
             needs = ctx.needs_input_grad
             gx = gw = gb = None
             if x.dim() == 2:
                 # g (n, m): the weight gradients are every sample's outer product g_i x_i^T,
                 # the bias gradients g itself (the engine may hand one tensor to two inputs)
                 if needs[0]:
-                    gx = aten.mm.default(g, wt.t())
+                    gx = aten.mm.default(g, w.select(0, 0))
                 if needs[1]:
                     gw = g.unsqueeze(2) * x.unsqueeze(1)
                 if needs[2]:
                     gb = g if ctx.bias_batched else g.sum(0)
                 return gx, gw, gb
             n, rows, k = x.shape
-            m = wt.shape[1]
+            m = w.shape[1]
             if needs[0]:
-                gx = aten.mm.default(g.reshape([n * rows, m]), wt.t()).view([n, rows, k])
+                gx = aten.mm.default(g.reshape([n * rows, m]), w.select(0, 0)).view([n, rows, k])
             gt = g.transpose(1, 2)
             if needs[1]:
                 gw = gt * x if rows == 1 else aten.bmm.default(gt, x)

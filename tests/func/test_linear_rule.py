@@ -67,3 +67,30 @@ def test_input_gradient_and_second_order() -> None:
     d = -2 * h * (1 - h * h)
     ref = np.einsum("nm,mp,nk,nj->nmkpj", d, np.eye(4, dtype=np.float32), x, x)
     np.testing.assert_allclose(hess, ref, rtol=1e-4, atol=1e-5)
+
+
+def test_gradient_of_per_sample_gradients_reaches_the_weight() -> None:
+    """An outer grad over vmap(grad(f)): the rule's input gradient (g @ W) must stay a
+    differentiable function of the weight. Checked against NumPy by hand: for
+    f(W, V, x) = sum(V tanh(W x)), the per-sample grad w.r.t. W is
+    ((V^T 1) * (1 - h^2)) x^T, and d/dV of sum over samples of that gradient's entries is
+    sum_n outer(1, (1 - h_n^2) * sum_k x_nk)."""
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((4, 3)).astype(np.float32)
+    w = (rng.standard_normal((5, 3)) * 0.5).astype(np.float32)
+    v = (rng.standard_normal((2, 5)) * 0.5).astype(np.float32)
+    kx, kw = keyroute.from_numpy(x), keyroute.from_numpy(w)
+
+    def f(w_, v_, xs):  # noqa: ANN001, ANN202
+        return F.linear(keyroute.tanh(F.linear(xs, w_)), v_).sum()
+
+    def total(v_):  # noqa: ANN001, ANN202
+        # both weights lifted (both take the rule), the first one's gradients summed
+        grads = keyroute.func.grad(f, argnums=(0, 1))
+        g = keyroute.func.vmap(grads, in_dims=(None, None, 0))(kw, v_, kx)
+        return g[0].sum()
+
+    got = keyroute.func.grad(total)(keyroute.from_numpy(v)).numpy()
+    h = np.tanh(x @ w.T)  # (n, 5)
+    ref = np.ones((2, 1), np.float32) * ((1 - h * h) * x.sum(1, keepdims=True)).sum(0)
+    np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-5)
