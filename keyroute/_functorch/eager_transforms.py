@@ -38,7 +38,7 @@ from ..layers.functorch import (
     push_layer,
 )
 from ..tensor._tensor import Tensor
-from ..utils._pytree import tree_flatten, tree_map, tree_unflatten
+from ..utils._pytree import SUPPORTED_NODES, tree_flatten, tree_map, tree_unflatten
 from .autograd_function import forward_pull
 
 _aten = _ops.aten
@@ -207,6 +207,18 @@ def _outer_grad_level(level: int) -> bool:
     return any(i.kind == "grad" and i.level < level for i in layer_stack())
 
 
+def _map(fn: Callable[[Any], Any], tree: Any) -> Any:
+    """tree_map, without the pytree walk for the two common argument forms: one tensor, and a
+    plain dict of tensors (a module's parameters); the same leaves in the same order."""
+    if isinstance(tree, Tensor) and type(tree) not in SUPPORTED_NODES:
+        return fn(tree)
+    if type(tree) is dict and all(
+        isinstance(v, Tensor) and type(v) not in SUPPORTED_NODES for v in tree.values()
+    ):
+        return {k: fn(v) for k, v in tree.items()}
+    return tree_map(fn, tree)
+
+
 def _detached(t: Any) -> Any:
     """`t` detached, at its core (one plain detach, its vmap wrappers rebuilt): what a batched
     detach would do level by level. A tensor that needs no grad is returned as it is."""
@@ -218,9 +230,7 @@ def _detached(t: Any) -> Any:
 
 def _finish(x: Any, create: bool) -> Any:
     if not create:
-        if type(x) is dict and all(isinstance(v, Tensor) for v in x.values()):
-            return {k: _detached(v) for k, v in x.items()}
-        return tree_map(_detached, x)
+        return _map(_detached, x)
     return x
 
 
@@ -246,7 +256,7 @@ def _grad_and_value(
                 lifted = _Lifted()
                 args_l = list(args)
                 for i in (nums,) if isinstance(nums, int) else nums:
-                    args_l[i] = tree_map(lifted.lift, args[i])
+                    args_l[i] = _map(lifted.lift, args[i])
                 output = func(*args_l, **kwargs)
                 aux = None
                 if has_aux:
@@ -271,9 +281,9 @@ def _grad_and_value(
                 flat = lifted.grads([output], [None], create)
                 it = iter(flat)
                 if isinstance(nums, int):
-                    g = tree_map(lambda _: next(it), args[nums])
+                    g = _map(lambda _: next(it), args[nums])
                 else:
-                    g = tuple(tree_map(lambda _: next(it), args[i]) for i in nums)
+                    g = tuple(_map(lambda _: next(it), args[i]) for i in nums)
                 g = _finish(g, create)
                 if not want_value and not has_aux:
                     return g, None
