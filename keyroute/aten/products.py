@@ -16,7 +16,7 @@ from ._promotion import result_type
 from ._shape import broadcast_shapes, wrap_dim
 from .linalg import op
 
-__all__ = ["trilinear_shape", "check_addr_scalar"]
+__all__ = ["trilinear_shape", "check_addr_scalar", "renorm_meta_checks"]
 
 
 @meta("trace(Tensor self) -> Tensor")
@@ -151,8 +151,20 @@ def bilinear(input1, input2, weight, bias=None):
 
 @meta("renorm(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor")
 def renorm(self, p, dim, maxnorm):
-    # TORCH_META_FUNC(renorm)'s order, then renorm_impl's: the dim, and linalg_vector_norm's
-    # dtype check (the norms are taken with it).
+    renorm_meta_checks(self, p, maxnorm)
+    # renorm_impl's own: the dim, and linalg_vector_norm's dtype check (the norms are taken
+    # with it); renorm.out checks out's dtype between the two (set_output).
+    wrap_dim(dim, self.dim())
+    check(
+        self._dtype.is_floating_point or self._dtype.is_complex,
+        "linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
+        f"{self._dtype._short}",
+    )
+    return new_meta(shape_of(self), self._dtype)
+
+
+def renorm_meta_checks(self, p, maxnorm) -> None:
+    """TORCH_META_FUNC(renorm)'s checks, in its order."""
     check(not isinstance(p, complex), "renorm: p must be real-valued")
     check(p > 0, "renorm: non-positive-norm not supported")
     check(not isinstance(maxnorm, complex), "renorm: maxnorm must be real-valued")
@@ -160,13 +172,6 @@ def renorm(self, p, dim, maxnorm):
     check(maxnorm >= 0, f"renorm: expected maxnorm to be >= 0 but got {float(maxnorm):g}")
     ndim = self.dim()
     check(ndim > 1, f"renorm: input needs at least 2 dimensions, got {ndim} dimensions")
-    wrap_dim(dim, ndim)
-    check(
-        self._dtype.is_floating_point or self._dtype.is_complex,
-        "linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
-        f"{self._dtype._short}",
-    )
-    return new_meta(shape_of(self), self._dtype)
 
 
 @composite("cosine_similarity(Tensor x1, Tensor x2, int dim=1, float eps=1e-08) -> Tensor")

@@ -16,7 +16,7 @@ from . import products  # noqa: F401  (defines the functional operators first)
 from ._define import aten, composite_explicit
 from ._meta_util import check, shape_of
 from ._promotion import result_type
-from ._variants import castable, out_variant, same_dtype
+from ._variants import castable, check_out_dtype_equal, out_variant, same_dtype
 from .nn import smooth_loss  # noqa: F401
 
 __all__: list[str] = []
@@ -36,10 +36,24 @@ out_variant(
     "addr",
     check=castable,
 )
+
+
+def _renorm_out_first(targets: Any, args: list[Any], kwargs: dict[str, Any]) -> None:
+    """The structured renorm.out: the meta checks, then set_output's check of out's dtype,
+    before the impl's (the dim, the norms' dtype)."""
+    self, p, _dim, maxnorm = [
+        *args,
+        *(kwargs[n] for n in ("self", "p", "dim", "maxnorm")[len(args) :]),
+    ]
+    products.renorm_meta_checks(self, p, maxnorm)
+    check_out_dtype_equal(targets[0], self._dtype)
+
+
 out_variant(
     "renorm.out(Tensor self, Scalar p, int dim, Scalar maxnorm, *, Tensor(a!) out) -> Tensor(a!)",
     "renorm",
     check=same_dtype,
+    before=_renorm_out_first,
 )
 out_variant("trace.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "trace", check=same_dtype)
 out_variant(
