@@ -315,6 +315,9 @@ class _Hooks:
 
 HOOKS = _Hooks()
 
+#: How many captures are under way (torch.compiler.is_compiling()): a trace, or a segmented run.
+COMPILING = [0]
+
 
 class real_print:
     """Restore builtins.print while a module is imported during a capture: numba registers

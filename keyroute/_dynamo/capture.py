@@ -336,7 +336,7 @@ class SegmentRecorder(TorchDispatchMode):
 
 def run_segmented(call: Callable[[], Any]) -> SegmentRun:
     """Run `call()` eagerly, recording its graphs (non-empty segments) and breaks."""
-    from .eval_frame import _compiling
+    _compiling = breaks.COMPILING
 
     rec = SegmentRecorder()
     HOOKS.install()

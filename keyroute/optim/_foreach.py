@@ -11,6 +11,7 @@ from typing import Any
 import keyroute as _kr
 
 from .._ops import ops
+from . import _common
 
 __all__ = ["sgd_foreach", "sgd_fused", "adam_foreach", "adam_fused"]
 
@@ -90,9 +91,7 @@ def adam_foreach(opt: Any, params: list[Any], group: dict[str, Any]) -> None:
     grads, exp_avgs, exp_avg_sqs, maxs, steps = _adam_lists(opt, params)
     if maximize:
         grads = _A._foreach_neg.default(grads)
-    from .adam import _compiling
-
-    compiling = _compiling()
+    compiling = _common.compiling()
     if compiling:
         _A._foreach_add_.Scalar(steps, 1)
     else:  # PyTorch on CPU: _foreach_add_(steps, torch.tensor(1.0), alpha=1.0)

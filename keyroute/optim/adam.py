@@ -4,13 +4,13 @@ maximize, decoupled weight decay for AdamW)."""
 from __future__ import annotations
 
 import math
-import sys
 from typing import Any
 
 from .._api import creation as _creation
 from .._ops import ops
 from ..autograd.grad_mode import no_grad
 from ..tensor.dtype import float32
+from ._common import compiling as _compiling
 from .optimizer import Optimizer
 
 __all__ = ["Adam", "AdamW"]
@@ -136,12 +136,6 @@ class Adam(Optimizer):
                 if group["amsgrad"]:
                     state["max_exp_avg_sq"] = _creation.zeros_like(p, memory_format=_preserve())
         return params
-
-
-def _compiling() -> bool:
-    """torch.compiler.is_compiling(), without importing the compiler into eager programs."""
-    ef = sys.modules.get("keyroute._dynamo.eval_frame")
-    return ef is not None and ef._is_compiling()
 
 
 def _capturable_update(
