@@ -94,6 +94,23 @@ class Attention(Module):
         `mask` (True where a query may attend)."""
         b, s = batch, x.shape[0] // batch
         h, kvh, d = self.heads, self.kv_heads, self.head_dim
+        k_cache, v_cache = self.k_cache, self.v_cache
+        if self.custom and start >= 0 and positions is not None and k_cache is not None:
+            # The fused custom operator (flash-attn's attention with a KV cache): rotary
+            # embeddings, the cache write and the attention in one call per layer, the
+            # projections in their own (batch, seq, heads, head_dim) layout.
+            assert v_cache is not None
+            out = llama_ops.attend_kv_cache(
+                self.q_proj(x).view(b, s, h, d),
+                self.k_proj(x).view(b, s, kvh, d),
+                self.v_proj(x).view(b, s, kvh, d),
+                k_cache,
+                v_cache,
+                start,
+                cos,
+                sin,
+            )
+            return self.o_proj(out.view(b * s, h * d))
         if s == 1:
             # One token per sequence (decode): (b, heads, 1, d) is a view of the projection
             # without the transpose; the query heads come grouped by the KV head they share,
