@@ -467,6 +467,17 @@ def as_strided(self, size, stride, storage_offset=None):
     return view_of(self, strided_view(self._data, shape, strides, offset))
 
 
+@kernel("_reshape_alias")
+def _reshape_alias(self, size, stride):
+    shape, strides = as_size(size), as_size(stride)
+    if len(shape) != len(strides):
+        raise RuntimeError(
+            f"dimensionality of sizes ({len(shape)}) must match dimensionality of strides "
+            f"({len(strides)})"
+        )
+    return view_of(self, strided_view(self._data, shape, strides, self.storage_offset()))
+
+
 @kernel("expand")
 def expand(self, size, *, implicit=False):
     a = self._data
