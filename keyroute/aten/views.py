@@ -399,9 +399,9 @@ def reshape(self, shape):
     # infers the -1); a non-contiguous one whose strides allow a view gets _reshape_alias with
     # the strides computed here (view for tensor-subclass-like inputs, so that modes, subclasses,
     # meta, functionalized and functorch tensors see view); otherwise a contiguous copy, viewed.
-    if self.is_contiguous():
-        return _view(self, list(_as_size(shape)))
     sizes = list(_shape.infer_size(_as_size(shape), self.numel()))
+    if self.is_contiguous():
+        return _view(self, sizes)
     stride = _shape.compute_view_stride(shape_of(self), self.stride(), sizes)
     if stride is None:
         return _unsafe_view(_clone(self, memory_format=0), sizes)

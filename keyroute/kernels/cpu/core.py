@@ -475,7 +475,12 @@ def _reshape_alias(self, size, stride):
             f"dimensionality of sizes ({len(shape)}) must match dimensionality of strides "
             f"({len(strides)})"
         )
-    return view_of(self, strided_view(self._data, shape, strides, self.storage_offset()))
+    # from self's first element, as view's kernel: self's storage offset is kept, and a NumPy
+    # view need not lie inside the array keyroute takes for its storage
+    a = self._data
+    item = a.itemsize
+    v = _as_strided(a, shape, tuple(s * item for s in strides), writeable=a.flags.writeable)
+    return view_of(self, v)
 
 
 @kernel("expand")
