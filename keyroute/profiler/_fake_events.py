@@ -51,6 +51,7 @@ META_CHILDREN: dict[str, tuple[Tree, ...]] = {
     "aten::mm": (("aten::new_empty", (_leaf("aten::empty"),)),),
     "aten::silu": (("aten::empty_like", (_PERMUTED,)),),
     "aten::t": (("aten::transpose", (_AS_STRIDED,)),),
+    "aten::clone": (("aten::empty_like", (_leaf("aten::empty"),)), _leaf("aten::copy_")),
     **{f"aten::{n}": _prim_elementwise(n) for n in ("add", "mul", "exp")},
     # relu's decomposition: where(le(a, 0), 0, a)
     "aten::relu": (
