@@ -130,10 +130,10 @@ def tensor_subclass_like(t: Any) -> bool:
     SparseCsr key, or is a meta tensor."""
     from ..dispatcher.keys import BackendComponent, DispatchKey
     from ..dispatcher.keyset import functionality_bit, key_bits
-    from ..dispatcher.tls import is_excluded
-    from ..layers.python import mode_stack
+    from ..dispatcher.tls import is_excluded, state
 
-    if mode_stack() and not is_excluded(DispatchKey.Python):
+    # (the mode stack read from the thread state, as layers/python.py's mode_stack does)
+    if state.thread_state.modes and not is_excluded(DispatchKey.Python):
         return True
     if not _SUBCLASS_LIKE:
         keys = ("Python", "Functionalize", "FuncTorchBatched", "FuncTorchGradWrapper", "Batched")
