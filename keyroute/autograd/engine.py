@@ -31,10 +31,15 @@ __all__ = ["backward", "grad", "accumulate_into_grad", "attach_not_implemented"]
 _anomaly = [False, False, True]
 
 
-def _ops() -> Any:
-    from .._ops import ops
+_aten: list[Any] = []  # ops.aten, fetched on first use (keyroute._ops imports this module)
 
-    return ops.aten
+
+def _ops() -> Any:
+    if not _aten:
+        from .._ops import ops
+
+        _aten.append(ops.aten)
+    return _aten[0]
 
 
 # -- leaf accumulation ----------------------------------------------------------------------
