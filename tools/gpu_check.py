@@ -10,7 +10,9 @@ Also checked (each section reports and the script goes on; the exit status is 1 
   running the same source (groups come from the numba path: needs the `compile` extra);
 - a compiled RMSNorm + matmul on cuda tensors (keyroute/_inductor/cuda_graph.py) vs eager on cuda;
 - AutocastCUDA on real cuda tensors (PyTorch's CUDA lists: mm in float16, softmax in float32);
-- `.device` of cuda tensors: cuda:0 as PyTorch's (tests/cuda/known_gaps.txt device_index).
+- `.device` of cuda tensors: cuda:0 as PyTorch's; on a second GPU, the device guard (factories,
+  `.to("cuda:1")` and kernels run on the tensor's GPU); `torch.as_tensor` of a CuPy array's
+  `__cuda_array_interface__` shares its memory.
 """
 
 from __future__ import annotations
@@ -222,8 +224,24 @@ def device_report() -> None:
 
     x = kr.ones(2).cuda()
     assert x.device == kr.device("cuda", 0), x.device  # as PyTorch's
-    print(f"cuda tensor .device: {x.device}; on 'cuda:1' (known gap device_index):", end=" ")
-    print(kr.ones(2, device="cuda:1").device if kr.cuda.device_count() > 1 else "one GPU only")
+    import cupy
+
+    class Producer:  # only the interface, as a Numba device array offers it
+        def __init__(self, a):
+            self.__cuda_array_interface__ = a.__cuda_array_interface__
+
+    backing = cupy.arange(4, dtype=cupy.float32)
+    shared = kr.as_tensor(Producer(backing))
+    backing[0] = 7
+    assert shared.cpu().tolist() == [7.0, 1.0, 2.0, 3.0], shared
+    print(f"cuda tensor .device: {x.device}; as_tensor(__cuda_array_interface__) shares memory")
+    if kr.cuda.device_count() > 1:
+        y = kr.ones(2, device="cuda:1")
+        assert y.device == kr.device("cuda", 1) and (y + y).device == y.device
+        assert x.to("cuda:1").device == y.device and x.device == kr.device("cuda", 0)
+        print("device guard on cuda:1: factories, .to and kernels ok")
+    else:
+        print("one GPU only: the device guard is checked by tests/cuda/multi_device_script.py")
 
 
 def run_all() -> int:

@@ -161,6 +161,10 @@ def _tensor_from_data(data: Any, dt: dtype | None, dev: Device | None, copy_nump
         if _prof.collector is not None:
             return _prof.new_from_data(lambda: aten.lift_fresh.default(wrap_cpu(arr, dt)))
         return aten.lift_fresh.default(wrap_cpu(arr, dt))
+    if hasattr(data, "__cuda_array_interface__"):  # CuPy, Numba, JAX device arrays
+        from ..cuda.interop import from_cuda_array_interface
+
+        return from_cuda_array_interface(data, dt, dev, copy_numpy)
     if isinstance(data, (str, bytes)):
         raise TypeError(f"new(): invalid data type '{_tp_name(data)}'")
     sizes = _compute_sizes(data)
@@ -259,6 +263,8 @@ def asarray(
         t = from_numpy(obj)
     elif not isinstance(obj, (list, tuple, np.generic)) and hasattr(obj, "__dlpack__"):
         t = from_dlpack(obj)
+    elif hasattr(obj, "__cuda_array_interface__"):  # a view of the producer's memory
+        t = _tensor_from_data(obj, None, None, False)
     if t is not None:
         need_dtype = dt is not None and dt is not t._dtype
         need_device = dev is not None and dev.type != t.device.type

@@ -13,6 +13,7 @@ Without a GPU nothing is installed and every CUDA kernel reports PyTorch's CPU-b
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from typing import Any
 
@@ -84,12 +85,47 @@ def _flat(v: Any) -> list[Any]:
     return []
 
 
+def _array_index(data: Any) -> int | None:
+    """The GPU a CuPy array lives on (None for the suite's NumPy stand-in)."""
+    return getattr(getattr(data, "device", None), "id", None)
+
+
+def _device_index(args: Any, kwargs: dict[str, Any]) -> int | None:
+    """The device a kernel runs on, as PyTorch's CUDA device guard picks it: the first cuda
+    tensor argument's, else a factory's `device=` (None: the current device)."""
+    for v in (*args, *kwargs.values()):
+        for t in _flat(v):
+            if _is_cuda(t):
+                return _array_index(t._data)
+    device = kwargs.get("device")
+    if device is not None:
+        d = Device(device)
+        if d.type == "cuda":
+            return d.index
+    return None
+
+
+def _guard(xp: Any, index: int | None) -> Any:
+    """`with` this around a kernel: CuPy allocates and launches on the current device, so
+    switch to the tensor's (a NumPy stand-in has no devices: nothing to switch)."""
+    cuda = getattr(xp, "cuda", None)
+    if index is None or cuda is None:
+        return contextlib.nullcontext()
+    return cuda.Device(index)
+
+
 def _adapter(name: str, kernel: Any, xp: Any, op: Any, *args: Any, **kwargs: Any) -> Any:
     """Run an xp kernel: meta for the outputs' shapes and dtypes, the kernel for the values."""
     meta_out = op(*_meta(args), **{k: _meta(v) for k, v in kwargs.items()})
     if name in shared_kernels.NEEDS_SHAPE:
         kwargs = dict(kwargs, out_shape=tuple(meta_out.shape))
-    res = kernel(xp, *_unwrap(args), **{k: _unwrap(v) for k, v in kwargs.items()})
+    with _guard(xp, _device_index(args, kwargs)):
+        return _adapt_outputs(
+            xp, meta_out, kernel(xp, *_unwrap(args), **{k: _unwrap(v) for k, v in kwargs.items()})
+        )
+
+
+def _adapt_outputs(xp: Any, meta_out: Any, res: Any) -> Any:
     metas = _flat(meta_out)
     arrays = list(res) if isinstance(res, tuple) else [res]
     outs = []
@@ -120,11 +156,15 @@ def _to_copy(xp: Any, self: Tensor, **kw: Any) -> Tensor:
     target = None if device is None else Device(device)
     if target is not None and target.type == "cpu":
         return wrap_cpu(np.array(_host(xp, self._data), dtype=dt.np), dt)
-    return wrap(xp.array(self._data, dtype=dt.np, copy=True), dt)
+    index = _array_index(self._data) if target is None or target.index is None else target.index
+    with _guard(xp, index):  # .to("cuda:1") copies onto device 1
+        return wrap(xp.array(self._data, dtype=dt.np, copy=True), dt)
 
 
 def _from_cpu(xp: Any, t: Tensor, dtype: Any, device: Any) -> Tensor:
-    return wrap(xp.array(np.asarray(t._data), dtype=dtype.np, copy=True), dtype)
+    index = None if device is None else Device(device).index
+    with _guard(xp, index):
+        return wrap(xp.array(np.asarray(t._data), dtype=dtype.np, copy=True), dtype)
 
 
 def _copy_(xp: Any, self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
@@ -161,6 +201,7 @@ def _cpu_fallback(xp: Any, op: Any, *args: Any, **kwargs: Any) -> Any:
             return Device("cpu")
         return v
 
+    index = _device_index(args, kwargs)
     cargs = down(args)
     ckwargs = {k: down(v) for k, v in kwargs.items()}
     out = op(*cargs, **ckwargs)
@@ -189,7 +230,8 @@ def _cpu_fallback(xp: Any, op: Any, *args: Any, **kwargs: Any) -> Any:
             return type(v)(up(x) for x in v)
         return v
 
-    return up(out)
+    with _guard(xp, index):  # results land on the inputs' device
+        return up(out)
 
 
 def _not_compiled_copy(t: Tensor, dtype: Any, device: Any) -> Any:

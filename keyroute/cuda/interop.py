@@ -13,7 +13,7 @@ from typing import Any
 
 from ..tensor._tensor import Tensor
 
-__all__ = ["from_cuda_dlpack", "as_tensor"]
+__all__ = ["from_cuda_dlpack", "as_tensor", "from_cuda_array_interface"]
 
 _NO_ACCELERATOR = "Cannot access accelerator device when none is available."
 
@@ -45,6 +45,22 @@ def as_tensor(obj: Any) -> Tensor:
             f"expected an object with __cuda_array_interface__, got {type(obj).__name__}"
         )
     return wrap(cp.asarray(obj))
+
+
+def from_cuda_array_interface(
+    obj: Any, dtype: Any = None, device: Any = None, copy: bool = False
+) -> Tensor:
+    """PyTorch's tensor_from_cuda_array_interface, which `torch.as_tensor`, `torch.tensor` and
+    `torch.asarray` call for an object with `__cuda_array_interface__`: a CUDA tensor viewing
+    its memory, then moved to `dtype` / `device` (a copy only where needed, or with `copy`)."""
+    from ._gpu import cupy_or_none
+    from .backend import wrap
+
+    cp = cupy_or_none()
+    if cp is None:  # PyTorch's CPU build fails here asking for the current CUDA device
+        raise RuntimeError("Backend doesn't support getCurrentDevice()")
+    src = wrap(cp.asarray(obj))
+    return src.to(device=device or src.device, dtype=dtype or src._dtype, copy=copy)
 
 
 def _cuda_array_interface(self: Tensor) -> Any:

@@ -26,3 +26,15 @@ def test_cuda_backend_runs_with_numpy_as_xp():
     )
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.splitlines()[-1] == "ok"
+
+
+def test_device_guard_and_cuda_array_interface_on_a_two_device_stand_in():
+    done = subprocess.run(
+        [sys.executable, os.path.join(os.path.dirname(__file__), "multi_device_script.py")],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=ROOT),
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.splitlines()[-1] == "ok"

@@ -51,3 +51,28 @@ def test_pinned_memory():
         RuntimeError, match="Cannot access accelerator device when none is available"
     ):
         x.pin_memory()
+
+
+class _CudaArrayProducer:
+    """Only the interface of another library's GPU array (a Numba or CuPy device array)."""
+
+    __cuda_array_interface__ = {"shape": (3,), "typestr": "<f4", "data": (0, False), "version": 2}
+
+
+@pytest.mark.parametrize("fn", ["as_tensor", "tensor", "asarray"])
+def test_cuda_array_interface_input_on_the_cpu_build(fn):
+    # PyTorch 2.13's CPU build reads __cuda_array_interface__ and fails asking for the device
+    with pytest.raises(RuntimeError, match=r"^Backend doesn't support getCurrentDevice\(\)$"):
+        getattr(torch, fn)(_CudaArrayProducer())
+
+
+@pytest.mark.parametrize("fn", ["as_tensor", "tensor", "asarray"])
+def test_cuda_array_interface_input_as_live_pytorch(fn):
+    real = pytest.importorskip("torch")
+    if real.cuda.is_available():
+        pytest.skip("PyTorch has a GPU here")
+    with pytest.raises(RuntimeError) as want:
+        getattr(real, fn)(_CudaArrayProducer())
+    with pytest.raises(RuntimeError) as got:
+        getattr(torch, fn)(_CudaArrayProducer())
+    assert str(got.value) == str(want.value)
