@@ -11,8 +11,11 @@ the meta device (`keyroute plan`) and runs real GGUF models (SmolLM2-135M from t
 'The capital of France is Paris.'
 
 With `use_custom_ops=True` (the default) the norms, rotary embeddings and cache writes are the
-custom operators of `llama_ops` (`keyroute::rms_norm`, `keyroute::rope`, `keyroute::store_kv`);
-with False the same arithmetic runs as plain aten operators (`rms_norm`, mul/cat, `index_copy_`).
+custom operators of `llama_ops` (`keyroute::rms_norm`, `keyroute::rope`, `keyroute::store_kv`;
+with a cache and an int start position, eager prefill and decode take rotary embeddings, cache
+write and attention as one `keyroute::attend_kv_cache` per layer, with the same values); with
+False the same arithmetic runs as plain aten operators (`rms_norm`, mul/cat, `index_copy_`,
+scaled_dot_product_attention).
 """
 
 from __future__ import annotations

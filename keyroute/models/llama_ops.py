@@ -10,6 +10,9 @@ so (`mutates_args=("cache",)`), so functionalization and graph capture keep the 
     rms_norm(x, weight, eps)      x * rsqrt(mean(x**2, -1) + eps) * weight
     rope(x, cos, sin)             x * cos + rotate_half(x) * sin  (Hugging Face's halves)
     store_kv(cache, positions, value)   cache[..., positions, :] = value  (dim -2)
+    attend_kv_cache(q, k, v, k_cache, v_cache, start, cos, sin)
+        rope on q and k, both written into the caches at start.., causal GQA attention of q
+        over the caches up to the last position written (mutates both caches)
 """
 
 from __future__ import annotations
