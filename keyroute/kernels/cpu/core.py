@@ -478,6 +478,22 @@ def as_strided(self, size, stride, storage_offset=None):
     return view_of(self, strided_view(self._data, shape, strides, offset))
 
 
+@kernel("_reshape_alias")
+def _reshape_alias(self, size, stride):
+    shape, strides = as_size(size), as_size(stride)
+    if len(shape) != len(strides):
+        raise RuntimeError(
+            f"dimensionality of sizes ({len(shape)}) must match dimensionality of strides "
+            f"({len(strides)})"
+        )
+    # from self's first element, as view's kernel: self's storage offset is kept, and a NumPy
+    # view need not lie inside the array keyroute takes for its storage
+    a = self._data
+    item = a.itemsize
+    v = _as_strided(a, shape, tuple(s * item for s in strides), writeable=a.flags.writeable)
+    return view_of(self, v)
+
+
 @kernel("expand")
 def expand(self, size, *, implicit=False):
     a = self._data

@@ -271,6 +271,7 @@ def flash_attention(
 
 
 _EXACT_COUNT = 2**24  # below it a float32 sum of ones is the count exactly
+_MIN, _MAX = np.minimum.reduce, np.maximum.reduce
 
 
 def _nll(
@@ -292,8 +293,8 @@ def _nll(
         and reduction == 1
         and 0 < n < _EXACT_COUNT
         and not 0 <= ignore_index < c
-        and t.min() >= 0
-        and t.max() < c
+        and _MIN(t, None) >= 0  # (the ufuncs' reduce: ndarray.min() adds a Python frame)
+        and _MAX(t, None) < c
     ):
         # cross_entropy's case (mean, no weight, every target valid): the steps below with
         # the weights all ones, the same sum and the same quotient (n > 0: no 0/0 to silence)
@@ -324,7 +325,7 @@ def _nll(
 def nll_loss_forward(
     self: Tensor, target: Tensor, weight: Any, reduction: int, ignore_index: int
 ) -> tuple[Tensor, Tensor]:
-    _nn.nll_loss_forward_meta(self, target, weight, reduction, ignore_index)
+    _nn.nll_loss_forward_check(self, target, weight)
     dt = self._dtype
     x = self._data
     if x.ndim == 1:
