@@ -237,9 +237,18 @@ def _parse_to(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, Any, 
 @method
 def to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     dtype, device, non_blocking, copy, memory_format = _parse_to(args, kwargs)
+    # PyTorch's THPVariable_to picks the overload: nothing asked -> self (no call); a dtype
+    # alone -> to.dtype; a device with a dtype (or a tensor) -> to.device; else dtype_layout.
+    if dtype is None and device is None and not copy and memory_format is None:
+        return self
+    if device is None and dtype is not None:
+        return aten.to.dtype(self, to_dtype(dtype), non_blocking, copy, memory_format=memory_format)
+    if device is not None and dtype is not None:
+        return aten.to.device(
+            self, Device(device), to_dtype(dtype), non_blocking, copy, memory_format=memory_format
+        )
     return aten.to.dtype_layout(
         self,
-        dtype=None if dtype is None else to_dtype(dtype),
         device=None if device is None else Device(device),
         non_blocking=non_blocking,
         copy=copy,

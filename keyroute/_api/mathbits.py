@@ -114,6 +114,7 @@ def _efficientzerotensor(
     )
 
 
+@function
 @method
-def _is_zerotensor(self: Tensor) -> bool:
+def _is_zerotensor(self: Tensor) -> bool:  # torch._is_zerotensor(t) and t._is_zerotensor()
     return A._is_zerotensor.default(self)

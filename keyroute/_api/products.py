@@ -1,5 +1,5 @@
 """torch.* functions and Tensor methods over aten/products.py's operators (trace, addr,
-renorm, bilinear, cosine_similarity, inner) and torch.kl_div."""
+renorm, bilinear, cosine_similarity, inner; the methods addr_ and renorm_) and torch.kl_div."""
 
 from __future__ import annotations
 
@@ -49,6 +49,16 @@ def renorm(
     if out is None:
         return aten.renorm.default(input, p, dim, maxnorm)
     return aten.renorm.out(input, p, dim, maxnorm, out=out)
+
+
+@method
+def addr_(self: Tensor, vec1: Tensor, vec2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+    return aten.addr_.default(self, vec1, vec2, beta=beta, alpha=alpha)
+
+
+@method
+def renorm_(self: Tensor, p: Any, dim: int, maxnorm: Any) -> Tensor:
+    return aten.renorm_.default(self, p, dim, maxnorm)
 
 
 @function

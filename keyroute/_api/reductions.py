@@ -330,8 +330,8 @@ def aminmax(
 
 def _var_args(
     name: str, input: Tensor, args: tuple[Any, ...], kwargs: dict[str, Any], as_method: bool
-) -> tuple[Any, Any, bool]:  # noqa: A002
-    """PyTorch's var/std overloads -> (dim, correction or None, keepdim):
+) -> tuple[Any, Any, bool, str]:  # noqa: A002
+    """PyTorch's var/std overloads -> (dim, correction or None, keepdim, overload name):
     (input, dim=None, *, correction=1, keepdim=False), (input, dim, unbiased, keepdim=False),
     (input, unbiased)."""
     dim = kwargs.pop("dim", _NO)
@@ -358,9 +358,17 @@ def _var_args(
     else:
         # A dim alone matches the legacy (dim, unbiased=True) overload, as in PyTorch.
         corr = None if dim is _NO else 1
+    # The overload PyTorch's parser matches: a correction -> .correction; a dim (even None)
+    # -> .dim(dim, unbiased, keepdim); unbiased alone -> .default; nothing -> .correction.
+    if correction is not _NO:
+        which = "correction"
+    elif dim is not _NO:
+        which = "dim"
+    else:
+        which = "correction" if unbiased is _NO else "default"
     if dim is not _NO:
         dim = int_list_dim(name, input, dim, as_method=as_method, overloaded=True)
-    return (None if dim is _NO else dim), corr, (False if keepdim is _NO else keepdim)
+    return (None if dim is _NO else dim), corr, (False if keepdim is _NO else keepdim), which
 
 
 def _corr_kwargs(corr: Any, keepdim: bool) -> dict[str, Any]:
@@ -375,16 +383,21 @@ def _corr_kwargs(corr: Any, keepdim: bool) -> dict[str, Any]:
 def _var_family(name: str, as_method: bool = False) -> Any:
     op = getattr(aten, name).correction
     op_out = getattr(aten, name).correction_out
+    op_dim, op_default = getattr(aten, name).dim, getattr(aten, name).default
 
     def fn(input: Tensor, *args: Any, **kwargs: Any) -> Any:
         out = kwargs.pop("out", None)
-        dim, corr, keepdim = _var_args(name, input, args, kwargs, as_method)
+        dim, corr, keepdim, which = _var_args(name, input, args, kwargs, as_method)
         kw = _corr_kwargs(corr, keepdim)
         if out is not None:
             if name.endswith("_mean"):
                 o0, o1 = _out2(out, name)
                 return op_out(input, dim, out0=o0, out1=o1, **kw)
             return op_out(input, dim, out=out, **kw)
+        if which == "dim":
+            return op_dim(input, dim, corr != 0, keepdim)
+        if which == "default":
+            return op_default(input, corr != 0)
         if dim is None:
             return op(input, **kw)
         return op(input, dim, **kw)

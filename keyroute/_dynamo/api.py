@@ -9,7 +9,7 @@ from typing import Any
 
 from . import breaks
 from .capture import run_segmented
-from .eval_frame import CompiledFunction, _compiling
+from .eval_frame import CompiledFunction
 
 
 class OptimizedModule:
@@ -184,7 +184,6 @@ def explain(f: Callable[..., Any], *extra_args: Any, **extra_kwargs: Any) -> Any
     """torch._dynamo.explain(f)(*args): the graphs and graph breaks of compiling `f`."""
 
     def inner(*args: Any, **kwargs: Any) -> ExplainOutput:
-        _compiling[0] += 0
         seg = run_segmented(lambda: breaks_call(f, args, kwargs))
         ops = [[n.target for n in g.graph.nodes if n.op == "call_function"] for g in seg.graphs]
         reasons = [GraphCompileReason(b.reason(), b.user_stack) for b in seg.breaks]

@@ -315,6 +315,23 @@ class _Hooks:
 
 HOOKS = _Hooks()
 
+#: How many captures are under way (torch.compiler.is_compiling()): a trace, or a segmented run.
+COMPILING = [0]
+
+
+class real_print:
+    """Restore builtins.print while a module is imported during a capture: numba registers
+    typing for `print` at import and checks it is its module's attribute, which the capture's
+    hook is not (an eager kernel loading numba lazily inside a compiled call failed so)."""
+
+    def __enter__(self) -> None:
+        self.cur = builtins.print
+        if HOOKS.depth:
+            builtins.print = HOOKS.saved["print"]
+
+    def __exit__(self, *exc: Any) -> None:
+        builtins.print = self.cur
+
 
 def user_stack_from_tb(tb: Any) -> list[FrameInfo]:
     """The user's frames of a traceback (outermost first), after the compile's own frame."""

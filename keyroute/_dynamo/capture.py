@@ -336,13 +336,19 @@ class SegmentRecorder(TorchDispatchMode):
 
 def run_segmented(call: Callable[[], Any]) -> SegmentRun:
     """Run `call()` eagerly, recording its graphs (non-empty segments) and breaks."""
+    _compiling = breaks.COMPILING
+
     rec = SegmentRecorder()
     HOOKS.install()
     HOOKS.handlers.append(rec.handler)
+    # torch.compiler.is_compiling() holds between the breaks too, as while dynamo traces
+    # (Adam then keeps its step a tensor, as PyTorch's optimizers do when compiled).
+    _compiling[0] += 1
     try:
         with rec:
             result = call()
     finally:
+        _compiling[0] -= 1
         HOOKS.handlers.pop()
         HOOKS.uninstall()
     final_ids = {id(v) for v in tree_flatten(result)[0] if isinstance(v, Tensor)}

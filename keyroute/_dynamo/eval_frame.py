@@ -21,7 +21,7 @@ from ..tensor._tensor import Tensor
 from ..utils._pytree import tree_unflatten
 from . import config, dynamic, guards, lifting, unbacked
 from .backends import lookup_backend
-from .breaks import GraphBreak
+from .breaks import COMPILING, GraphBreak
 from .capture import Captured, StoreUnsupported, run_segmented, trace
 from .exc import Unsupported
 
@@ -36,7 +36,7 @@ from collections import Counter, defaultdict  # noqa: E402
 from ..nn.modules.module import _SETATTR_EPOCH as MODULE_EPOCH  # noqa: E402
 
 counters: defaultdict[str, Counter[str]] = defaultdict(Counter)
-_compiling = [0]
+_compiling = COMPILING  # shared with capture.run_segmented (breaks.py)
 
 
 def _logs() -> set[str]:

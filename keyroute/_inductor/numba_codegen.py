@@ -241,7 +241,10 @@ def load(src: str) -> Any:
     mod = importlib.util.module_from_spec(spec)
     # numba's cache finds the function's module by name when it loads the machine code.
     sys.modules[name] = mod
-    spec.loader.exec_module(mod)
+    from ..kernels.cpu._jit import _unhooked_print
+
+    with _unhooked_print():  # its `from numba import njit` may be numba's first import
+        spec.loader.exec_module(mod)
     fn = mod.kernel
     fn.keyroute_path = path
     _LOADED[key] = fn

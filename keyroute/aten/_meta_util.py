@@ -24,6 +24,7 @@ __all__ = [
     "elementwise",
     "shape_of",
     "check",
+    "tensor_subclass_like",
 ]
 
 
@@ -118,3 +119,27 @@ def type_string(t: Tensor) -> str:
     if t.is_meta:
         return f"Meta{t._dtype._short}Type"
     return t.type()
+
+
+_SUBCLASS_LIKE: list[int] = []
+
+
+def tensor_subclass_like(t: Any) -> bool:
+    """at::isTensorSubclassLike: a dispatch mode is active (Python not excluded), or t carries
+    the Python, Functionalize, functorch (FuncTorchBatched/GradWrapper, Batched), Sparse or
+    SparseCsr key, or is a meta tensor."""
+    from ..dispatcher.keys import BackendComponent, DispatchKey
+    from ..dispatcher.keyset import functionality_bit, key_bits
+    from ..dispatcher.tls import is_excluded, state
+
+    # (the mode stack read from the thread state, as layers/python.py's mode_stack does)
+    if state.thread_state.modes and not is_excluded(DispatchKey.Python):
+        return True
+    if not _SUBCLASS_LIKE:
+        keys = ("Python", "Functionalize", "FuncTorchBatched", "FuncTorchGradWrapper", "Batched")
+        bits = 0
+        for k in keys:
+            bits |= key_bits(DispatchKey[k])
+        bits |= functionality_bit(DispatchKey.Sparse) | functionality_bit(DispatchKey.SparseCsr)
+        _SUBCLASS_LIKE.append(bits | 1 << (BackendComponent.MetaBit - 1))
+    return bool(t._key_set & _SUBCLASS_LIKE[0])

@@ -107,6 +107,9 @@ def infer_size(shape: Sequence[int], n: int) -> tuple[int, ...]:
             newsize *= s
         else:
             raise RuntimeError(f"invalid shape dimension {s} at index {i} of shape {list(shape)}")
+    if n == newsize and infer_dim is None:
+        return tuple(shape)
+    # (the message's shape is formatted only on these rarer paths: views run this per call)
     shape_str = "[" + ", ".join(str(s) for s in shape) + "]"
     if n == newsize or (infer_dim is not None and newsize > 0 and n % newsize == 0):
         out = list(shape)

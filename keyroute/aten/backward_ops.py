@@ -44,12 +44,18 @@ def tanh_backward(grad_output, output):
 
 
 def _softmax_backward_meta(grad_output, output, dim, input_dtype):
-    check(
-        shape_of(grad_output) == shape_of(output),
-        f"grad_output and output must have the same shape, but got {list(shape_of(grad_output))} "
-        f"and {list(shape_of(output))}",
-    )
+    softmax_backward_check(grad_output, output)
     return new_meta(shape_of(grad_output), to_dtype(input_dtype))
+
+
+def softmax_backward_check(grad_output: Any, output: Any) -> None:
+    """The (log_)softmax backward's check (its CPU kernels run this, not the meta function;
+    the message is built only when it fails)."""
+    if shape_of(grad_output) != shape_of(output):
+        raise RuntimeError(
+            f"grad_output and output must have the same shape, but got "
+            f"{list(shape_of(grad_output))} and {list(shape_of(output))}"
+        )
 
 
 @meta(
@@ -73,14 +79,20 @@ def _softmax_backward_data(grad_output, output, dim, input_dtype):
     "reduction, SymInt ignore_index, Tensor total_weight) -> Tensor"
 )
 def nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index, total_weight):
-    check(self.dim() > 0 and self.dim() <= 2, "input tensor should be 1D or 2D")
-    check(target.dim() <= 1, "0D or 1D target tensor expected, multi-target not supported")
-    check(
-        total_weight.numel() == 1,
-        f"expected total_weight to be a single element tensor, got: "
-        f"{list(shape_of(total_weight))} ({total_weight.numel()} elements)",
-    )
+    nll_loss_backward_check(self, target, total_weight)
     return new_meta(shape_of(self), self._dtype)
+
+
+def nll_loss_backward_check(self: Any, target: Any, total_weight: Any) -> None:
+    """nll_loss_backward's checks (its CPU kernel runs these, not the meta function; messages
+    are built only for a failing check)."""
+    check(0 < self.dim() <= 2, "input tensor should be 1D or 2D")
+    check(target.dim() <= 1, "0D or 1D target tensor expected, multi-target not supported")
+    if total_weight.numel() != 1:
+        raise RuntimeError(
+            f"expected total_weight to be a single element tensor, got: "
+            f"{list(shape_of(total_weight))} ({total_weight.numel()} elements)"
+        )
 
 
 # ----------------------------------------------------------------------------- view backwards

@@ -424,15 +424,6 @@ def contiguous(self, *, memory_format=0):
     return aten("clone")(self, memory_format=mf)
 
 
-@composite("reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)")
-def reshape(self, shape):
-    shape = _shape.infer_size(as_size(shape), self.numel())
-    stride = _shape.compute_view_stride(shape_of(self), self.stride(), shape)
-    if stride is not None:
-        return aten("view")(self, list(shape))
-    return aten("_unsafe_view")(aten("clone")(self, memory_format=0), list(shape))
-
-
 # ----------------------------------------------------------------------------- factories
 
 

@@ -261,7 +261,11 @@ def linalg_solve_ex(A, B, *, left=True, check_errors=False):
 
 @composite("linalg_solve(Tensor A, Tensor B, *, bool left=True) -> Tensor")
 def linalg_solve(A, B, *, left=True):
-    return aten("_linalg_solve_ex")(A, B, left=left, check_errors=True)[0]
+    # PyTorch's: linalg_solve_ex without checks, then _linalg_check_errors on its info (under
+    # the name "torch.linalg.solve"), a call a dispatch mode sees.
+    result, info = aten("linalg_solve_ex")(A, B, left=left)
+    aten("_linalg_check_errors")(info, "torch.linalg.solve", is_matrix=A.dim() == 2)
+    return result
 
 
 # ----------------------------------------------------------------------------- cholesky / qr
@@ -280,11 +284,30 @@ def linalg_cholesky_ex(self, *, upper=False, check_errors=False):
 
 @composite("linalg_cholesky(Tensor self, *, bool upper=False) -> Tensor")
 def linalg_cholesky(self, *, upper=False):
-    return aten("linalg_cholesky_ex")(self, upper=upper, check_errors=True)[0]
+    # As linalg_solve: linalg_cholesky_ex without checks, then _linalg_check_errors.
+    L, info = aten("linalg_cholesky_ex")(self, upper=upper)
+    aten("_linalg_check_errors")(info, "linalg.cholesky", is_matrix=self.dim() == 2)
+    return L
+
+
+_CHOLESKY_DEPRECATED = (
+    "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in a "
+    "future PyTorch release.\nL = torch.cholesky(A)\nshould be replaced with\nL = "
+    "torch.linalg.cholesky(A)\nand\nU = torch.cholesky(A, upper=True)\nshould be replaced "
+    "with\nU = torch.linalg.cholesky(A).mH\nThis transform will produce equivalent results for "
+    "all valid (symmetric positive definite) inputs."
+)
+#: The TORCH_WARN_ONCE warnings given in this process (tests reset it).
+WARNED: set[str] = set()
 
 
 @meta("cholesky(Tensor self, bool upper=False) -> Tensor")
 def cholesky(self, upper=False):
+    if "cholesky" not in WARNED:  # TORCH_WARN_ONCE, before the checks
+        WARNED.add("cholesky")
+        import warnings
+
+        warnings.warn(_CHOLESKY_DEPRECATED, UserWarning, stacklevel=2)
     square_check("cholesky", self)
     float_check("cholesky", self)
     s = shape_of(self)
@@ -585,8 +608,9 @@ def _linalg_check_errors(info, api_name, *, is_matrix):
     b = int(bad[0])
     code = int(flat[b])
     where = "" if is_matrix else f"(Batch element {b}): "
-    if code < 0:
+    if code < 0:  # TORCH_INTERNAL_ASSERT(false, ...): a bug in the caller, not in the input
         raise RuntimeError(
+            f'false INTERNAL ASSERT FAILED at "{__file__}":1, please report a bug to PyTorch. '
             f"{api_name}: {where}Argument {-code} has illegal value. Most certainly there is a "
             "bug in the implementation calling the backend library."
         )

@@ -16,7 +16,7 @@ from ._promotion import result_type
 from ._shape import broadcast_shapes, wrap_dim
 from .linalg import op
 
-__all__ = ["trilinear_shape"]
+__all__ = ["trilinear_shape", "check_addr_scalar", "renorm_meta_checks"]
 
 
 @meta("trace(Tensor self) -> Tensor")
@@ -44,19 +44,25 @@ def trace_backward(grad, sizes):
 def addr(self, vec1, vec2, *, beta=1, alpha=1):
     check(vec1.dim() == 1, f"addr: Expected 1-D argument vec1, but got {vec1.dim()}-D")
     check(vec2.dim() == 1, f"addr: Expected 1-D argument vec2, but got {vec2.dim()}-D")
-    dt = result_type(self, vec1, vec2)
-    if not (dt.is_floating_point or dt.is_complex) and dt is not _dt.bool_:
-        check(
-            not isinstance(beta, float),
-            "For integral input tensors, argument beta must not be a floating point number.",
-        )
-        check(
-            not isinstance(alpha, float),
-            "For integral input tensors, argument alpha must not be a floating point number.",
-        )
     shape = (shape_of(vec1)[0], shape_of(vec2)[0])
     _expand_check(shape_of(self), shape)
+    dt = result_type(self, vec1, vec2)
+    check_addr_scalar(dt, beta, "beta")
+    check_addr_scalar(dt, alpha, "alpha")
     return new_meta(shape, dt)
+
+
+def check_addr_scalar(dt: _dt.dtype, scalar: object, name: str) -> None:
+    """LinearAlgebra.cpp's check_addr_scalar, against the iterator's common dtype: a bool
+    scalar only for a bool result; for an integral (or bool) result, only integral scalars."""
+    check(
+        not isinstance(scalar, bool) or dt is _dt.bool_,
+        f"Boolean {name} only supported for Boolean results.",
+    )
+    check(
+        dt.is_floating_point or dt.is_complex or isinstance(scalar, int),
+        f"For integral input tensors, argument {name} must not be a floating point number.",
+    )
 
 
 def _expand_check(size: Sequence[int], target: Sequence[int]) -> None:
@@ -145,13 +151,27 @@ def bilinear(input1, input2, weight, bias=None):
 
 @meta("renorm(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor")
 def renorm(self, p, dim, maxnorm):
+    renorm_meta_checks(self, p, maxnorm)
+    # renorm_impl's own: the dim, and linalg_vector_norm's dtype check (the norms are taken
+    # with it); renorm.out checks out's dtype between the two (set_output).
+    wrap_dim(dim, self.dim())
+    check(
+        self._dtype.is_floating_point or self._dtype.is_complex,
+        "linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
+        f"{self._dtype._short}",
+    )
+    return new_meta(shape_of(self), self._dtype)
+
+
+def renorm_meta_checks(self, p, maxnorm) -> None:
+    """TORCH_META_FUNC(renorm)'s checks, in its order."""
+    check(not isinstance(p, complex), "renorm: p must be real-valued")
+    check(p > 0, "renorm: non-positive-norm not supported")
     check(not isinstance(maxnorm, complex), "renorm: maxnorm must be real-valued")
-    check(maxnorm >= 0, f"renorm: expected maxnorm to be >= 0 but got {maxnorm}")
+    # (the message prints maxnorm.toDouble() as a C++ stream does: 6 significant digits)
+    check(maxnorm >= 0, f"renorm: expected maxnorm to be >= 0 but got {float(maxnorm):g}")
     ndim = self.dim()
     check(ndim > 1, f"renorm: input needs at least 2 dimensions, got {ndim} dimensions")
-    wrap_dim(dim, ndim)
-    check(p > 0, "renorm: non-positive-norm not supported")
-    return new_meta(shape_of(self), self._dtype)
 
 
 @composite("cosine_similarity(Tensor x1, Tensor x2, int dim=1, float eps=1e-08) -> Tensor")

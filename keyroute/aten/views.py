@@ -18,7 +18,7 @@ from typing import Any
 
 from . import _shape
 from ._define import aten, composite, meta
-from ._meta_util import check, meta_view, shape_of
+from ._meta_util import check, meta_view, shape_of, tensor_subclass_like
 
 __all__ = [
     "Geometry",
@@ -367,9 +367,51 @@ _split = aten("split.Tensor")
 _split_with_sizes = aten("split_with_sizes")
 _unsqueeze = aten("unsqueeze")
 _view = aten("view")
-_reshape = aten("reshape")
 _expand = aten("expand")
 _local_scalar = aten("_local_scalar_dense")
+_unsafe_view = aten("_unsafe_view")
+_clone = aten("clone")
+
+
+# ----------------------------------------------------------------------------- reshape
+
+
+@meta("_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a)")
+def _reshape_alias(self, size, stride):
+    # reshape computed the strides already (computeStride): this writes them as given, with no
+    # view checks (PyTorch's alias_with_sizes_and_strides)
+    shape, strides = _as_size(size), _as_size(stride)
+    check(
+        len(shape) == len(strides),
+        f"dimensionality of sizes ({len(shape)}) must match dimensionality of strides "
+        f"({len(strides)})",
+    )
+    return meta_view(self, shape, strides)
+
+
+def _as_size(size: Any) -> tuple[int, ...]:
+    return (int(size),) if isinstance(size, int) else tuple(int(s) for s in size)
+
+
+@composite("reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)")
+def reshape(self, shape):
+    # at::native::reshape_symint: a contiguous tensor is viewed with the shape as proposed (view
+    # infers the -1); a non-contiguous one whose strides allow a view gets _reshape_alias with
+    # the strides computed here (view for tensor-subclass-like inputs, so that modes, subclasses,
+    # meta, functionalized and functorch tensors see view); otherwise a contiguous copy, viewed.
+    sizes = list(_shape.infer_size(_as_size(shape), self.numel()))
+    if self.is_contiguous():
+        return _view(self, sizes)
+    stride = _shape.compute_view_stride(shape_of(self), self.stride(), sizes)
+    if stride is None:
+        return _unsafe_view(_clone(self, memory_format=0), sizes)
+    if tensor_subclass_like(self):
+        return _view(self, sizes)
+    return _reshape_alias_op(self, sizes, list(stride))
+
+
+_reshape_alias_op = aten("_reshape_alias")
+_reshape = aten("reshape")
 
 
 # ----------------------------------------------------------------------------- CIA views
@@ -391,8 +433,6 @@ def flatten_using_ints(self, start_dim=0, end_dim=-1):
         n *= s
     # PyTorch's flatten calls reshape's implementation, not the operator: its events are
     # reshape's calls (view, or clone + _unsafe_view) directly under aten::flatten
-    from .core import reshape
-
     return reshape(self, [*shape[:start], n, *shape[end + 1 :]])
 
 

@@ -31,10 +31,15 @@ __all__ = ["backward", "grad", "accumulate_into_grad", "attach_not_implemented"]
 _anomaly = [False, False, True]
 
 
-def _ops() -> Any:
-    from .._ops import ops
+_aten: list[Any] = []  # ops.aten, fetched on first use (keyroute._ops imports this module)
 
-    return ops.aten
+
+def _ops() -> Any:
+    if not _aten:
+        from .._ops import ops
+
+        _aten.append(ops.aten)
+    return _aten[0]
 
 
 # -- leaf accumulation ----------------------------------------------------------------------
@@ -228,12 +233,15 @@ def _run(
     # The running graph task, for will_engine_execute_node (register_multi_grad_hook).
     prev_task = _graph_task[0]
     _graph_task[0] = (next(_task_ids), seen, needed, accumulate, only)
+    # Whether this task runs every node it reaches and captures nothing (backward(), not
+    # grad(inputs=...)): the loop's common-node test then reads the node and the profiler only.
+    plain_task = needed is None and not capture_keys
     try:
         while ready:
             node = heappop(ready)[2]
             grads = buffers.pop(node, [])
             if (
-                needed is None
+                plain_task
                 and _prof.collector is None
                 and not (
                     node._tensor_pre_hooks
@@ -241,7 +249,6 @@ def _run(
                     or node._pre_hooks
                     or node._hooks
                     or _anomaly[1]
-                    or capture_keys
                     or isinstance(node, AccumulateGrad)
                 )
             ):
@@ -269,13 +276,14 @@ def _run(
                 grads = None
                 meta = getattr(node, "input_metadata", None)
                 if meta is not None:
-                    n_meta = len(meta)
-                    for i, g in enumerate(outputs):
-                        if g is not None and i < n_meta:
-                            m = meta[i]
-                            if m is not None and (g._data.shape != m[0] or g._dtype is not m[1]):
-                                outputs = _validate(node, list(outputs))  # the full checks
-                                break
+                    for g, m in zip(outputs, meta):
+                        if (
+                            g is not None
+                            and m is not None
+                            and (g._data.shape != m[0] or g._dtype is not m[1])
+                        ):
+                            outputs = _validate(node, list(outputs))  # the full checks
+                            break
                     g = None
                 n_outputs = len(outputs)
                 i = 0

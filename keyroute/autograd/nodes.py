@@ -6,6 +6,7 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
+from ..tensor._tensor import Tensor as _Tensor
 from .graph import Node, SavedTensor, _sequence
 from .saved_names import NOT_SAVED, saved_attribute
 
@@ -25,6 +26,7 @@ class FormulaNode(Node):
     formula: Callable[..., Any]
     n_outputs = 1
     wants_needs = False  # the formula takes `needs`: which inputs need a gradient
+    real_formula: Callable[..., Any] | None = None  # a holomorphic formula's real-grad form
 
     # Slots for the four fields every recorded operator sets (a slot store is cheaper than an
     # instance-dict one); other attributes (hooks, metadata) still go to the instance dict.
@@ -49,14 +51,20 @@ class FormulaNode(Node):
                 values[k] = [s.unpack(self) for s in v]
             else:
                 values[k] = v
+        formula = self.formula
         if self.n_outputs == 1:
             grad = grads[0]
+            # A holomorphic entry's wrapper (derivatives/wirtinger.py) only conjugates around
+            # a complex gradient: a real one goes to the formula itself.
+            real = self.real_formula
+            if real is not None and grad.__class__ is _Tensor and not grad._dtype.is_complex:
+                formula = real
         else:
             grad = list(grads) + [None] * max(self.n_outputs - len(grads), 0)
         if self.wants_needs:
             # PyTorch's output mask (task_should_compute_output): which inputs get a gradient.
             values["needs"] = tuple([edge[0] is not None for edge in self.next_edges])
-        out = self.formula(grad, **values)
+        out = formula(grad, **values)
         if not isinstance(out, tuple):
             out = (out,)
         return out
@@ -92,11 +100,13 @@ class FormulaNode(Node):
 
 def make_node_class(name: str, formula: Callable[..., Any], n_outputs: int) -> type[FormulaNode]:
     wants_needs = "needs" in inspect.signature(formula).parameters
+    real = getattr(formula, "real_formula", None)
     attrs = {
         "_name": name,
         "formula": staticmethod(formula),
         "n_outputs": n_outputs,
         "wants_needs": wants_needs,
+        "real_formula": staticmethod(real) if real is not None else None,
         "__slots__": (),
     }
     return type(name, (FormulaNode,), attrs)

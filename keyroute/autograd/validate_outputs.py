@@ -10,10 +10,15 @@ from typing import Any
 __all__: list[str] = []
 
 
-def _ops() -> Any:
-    from .._ops import ops
+_aten: list[Any] = []  # ops.aten, fetched on first use (keyroute._ops imports this module)
 
-    return ops.aten
+
+def _ops() -> Any:
+    if not _aten:
+        from .._ops import ops
+
+        _aten.append(ops.aten)
+    return _aten[0]
 
 
 def _sum_to(g: Any, shape: tuple[int, ...]) -> Any:

@@ -23,7 +23,7 @@ from typing import Any
 
 from ..dispatcher.keys import DispatchKey
 from ..dispatcher.keyset import key_bits
-from ..dispatcher.operator import find_op
+from ..dispatcher.operator import fast_call, find_op
 from ..dispatcher.registration import Library
 from ..dispatcher.tls import state as _tls
 from ..tensor import dtype as _dt
@@ -215,15 +215,34 @@ def _eligible_cpu(t: Any) -> bool:
     return _eligible(t, "cpu")
 
 
+def _cast(arg: Tensor, to_type: Any) -> Tensor:
+    """One cast as PyTorch's cached_cast makes it (`arg.to(dtype)`: aten::to.dtype, which
+    decomposes to `_to_copy`), called positionally: the dispatcher's fast path, without
+    Tensor.to's argument parsing."""
+    global _to_dtype
+    if _to_dtype is None:
+        _to_dtype = fast_call(find_op("aten::to.dtype"))
+    return _to_dtype(arg, to_type)
+
+
+_to_dtype: Any = None
+
+
 def _cached_cast(to_type: Any, arg: Any, device: str = "cpu") -> Any:
     if isinstance(arg, (list, tuple)):
         return type(arg)(_cached_cast(to_type, a, device) for a in arg)
     if not _eligible(arg, device) or arg._dtype is _dt.float64 or arg._dtype is to_type:
         return arg
+    return _cast_eligible(to_type, arg, device)
+
+
+def _cast_eligible(to_type: Any, arg: Tensor, device: str) -> Tensor:
+    """cached_cast of an argument known to need the cast: through the weight cache for the
+    float32 leaves that require grad (not views), when casting to the autocast dtype."""
     if (
-        to_type is _local.dtypes[device]
+        arg.requires_grad
         and arg._dtype is _dt.float32
-        and arg.requires_grad
+        and to_type is _local.dtypes[device]
         and arg.is_leaf
         and arg._base is None
         and _local.cache_enabled
@@ -232,10 +251,32 @@ def _cached_cast(to_type: Any, arg: Any, device: str = "cpu") -> Any:
             hit = _cache.get(id(arg))
             if hit is not None and hit[0]() is arg:
                 return hit[1]
-            cast = arg.to(to_type)
+            cast = _cast(arg, to_type)
             _cache[id(arg)] = (weakref.ref(arg), cast)
             return cast
-    return arg.to(to_type)
+    return _cast(arg, to_type)
+
+
+def _cast_args(args: tuple[Any, ...], to_type: Any, device: str) -> tuple[Any, ...]:
+    """The arguments with every eligible one cast (cached_cast over each), in order; the tuple
+    itself when none needs a cast (the common case for a model already in the low type)."""
+    out = None
+    for i, a in enumerate(args):
+        if isinstance(a, Tensor):
+            dt = a._dtype
+            if dt is to_type or dt is _dt.float64 or not dt.is_floating_point:
+                continue
+            if a.device.type != device:
+                continue
+            cast = _cast_eligible(to_type, a, device)
+        elif isinstance(a, (list, tuple)) and _needs_cast(a, to_type, device):
+            cast = _cached_cast(to_type, a, device)
+        else:
+            continue
+        if out is None:
+            out = list(args)
+        out[i] = cast
+    return args if out is None else tuple(out)
 
 
 def _promote_type(args: Any, current: Any, device: str = "cpu") -> Any:
@@ -296,22 +337,35 @@ def _make_kernel(op: Any, policy: str, device: str = "cpu") -> Any:
     if policy == "fp32_append_dtype":
         return _append_dtype_kernel(op, device)
 
-    def kernel(*args: Any, **kwargs: Any) -> Any:
-        if policy == "lower_precision_fp":
-            to_type = _local.dtypes[device]
-        elif policy == "fp32":
-            to_type = _dt.float32
-        else:
-            to_type = _promote_type(args, _local.dtypes[device], device)
+    local, f32 = _local, _dt.float32
+
+    def _kwargs(kwargs: dict[str, Any], to_type: Any) -> dict[str, Any]:
+        if any(_needs_cast(v, to_type, device) for v in kwargs.values()):
+            return {k: _cached_cast(to_type, v, device) for k, v in kwargs.items()}
+        return kwargs
+
+    # One closure per policy: the per-call work is the cast loop and the call below.
+    if policy == "lower_precision_fp":
+
+        def kernel(*args: Any, **kwargs: Any) -> Any:
+            to_type = local.dtypes[device]
+            args = _cast_args(args, to_type, device)
+            return _call_below(op, device, args, _kwargs(kwargs, to_type) if kwargs else kwargs)
+
+    elif policy == "fp32":
+
+        def kernel(*args: Any, **kwargs: Any) -> Any:
+            args = _cast_args(args, f32, device)
+            return _call_below(op, device, args, _kwargs(kwargs, f32) if kwargs else kwargs)
+
+    else:
+
+        def kernel(*args: Any, **kwargs: Any) -> Any:
+            to_type = _promote_type(args, local.dtypes[device], device)
             if kwargs:
                 to_type = _promote_type(tuple(kwargs.values()), to_type, device)
-        # Inputs already in the target dtype (the common case for a model in bf16) pass as
-        # they are: the cast loop runs only when one needs it.
-        if any(_needs_cast(a, to_type, device) for a in args):
-            args = tuple(_cached_cast(to_type, a, device) for a in args)
-        if kwargs and any(_needs_cast(v, to_type, device) for v in kwargs.values()):
-            kwargs = {k: _cached_cast(to_type, v, device) for k, v in kwargs.items()}
-        return _call_below(op, device, args, kwargs)
+            args = _cast_args(args, to_type, device)
+            return _call_below(op, device, args, _kwargs(kwargs, to_type) if kwargs else kwargs)
 
     kernel.__name__ = f"autocast_{device}_{policy}_{op._name.split('::')[-1]}"
     return kernel

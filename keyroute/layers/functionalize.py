@@ -438,6 +438,14 @@ def _mutation(op: Any, schema: Any, args: tuple[Any, ...], kwargs: dict[str, Any
             else:
                 call_args.append(v)
     out = functional(*call_args, **call_kwargs)
+    if len(targets) == 1 and isinstance(targets[0], (list, tuple)):
+        # A mutated tensor list (`_foreach_add_(Tensor(a!)[] self, ...)`): the functional form
+        # returns the new list, element for element.
+        for t, v in zip(targets[0], out):
+            if isinstance(t, FunctionalTensorWrapper):
+                _commit(t, v)
+                _sync_if_view(t)
+        return None if len(schema.returns) == 0 else targets[0]
     results = out if isinstance(out, (list, tuple)) else (out,)
     is_out_form = any(params[i].is_out for i in schema.mutated_arg_indices)
     new_values = (

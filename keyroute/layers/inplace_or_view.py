@@ -87,10 +87,13 @@ def _inplace_kernel(op: OpOverload, written: list[tuple[int, str]]):
 
 def _view_kernel(op: OpOverload, source: int, source_name: str, multi: bool):
     def kernel(ks: DispatchKeySet, *args: Any, **kwargs: Any) -> Any:
-        out = _below(ks, op, args, kwargs)
+        out = redispatch_below_ad_inplace_or_view(op, ks.repr_ & _AFTER, args, kwargs)
         base = args[source] if source < len(args) else kwargs[source_name]
-        for t in _tensors(out):
-            as_view(base, t, multi)
+        if out.__class__ is Tensor:  # one plain view (t, view, select, ...): no list built
+            as_view(base, out, multi)
+        else:
+            for t in _tensors(out):
+                as_view(base, t, multi)
         return out
 
     return kernel

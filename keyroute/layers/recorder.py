@@ -136,10 +136,12 @@ def recorder_source(kernel: Any, name: str) -> tuple[str, dict[str, Any]]:
         emit(f"if {test}:")
         emit("    return below_guarded(op, below, args, kwargs)")
         edges = "(" + "".join(f"e{k}, " for k in range(n_in)) + ")"
+        # (a tuple: the engine and validate_outputs only read it, and a tuple is built in one
+        # allocation where a list takes two)
         meta = (
-            "["
-            + ", ".join(f"(s{k}._data.shape, s{k}._dtype) if k{k} else None" for k in range(n_in))
-            + "]"
+            "("
+            + "".join(f"(s{k}._data.shape, s{k}._dtype) if k{k} else None, " for k in range(n_in))
+            + ")"
         )
     else:
         # Tensor-list inputs (cat, stack, ...): flattened from the bound arguments.
@@ -196,7 +198,27 @@ def recorder_source(kernel: Any, name: str) -> tuple[str, dict[str, Any]]:
             items.append(f"{arg!r}: save_list({v})")
         else:
             items.append(f"{arg!r}: {v}")
-    emit("node.saved = saved = {" + ", ".join(items) + "}")
+    saved_dict = "{" + ", ".join(items) + "}"
+    plain = [
+        kernel.kinds[i] not in (TENSOR, OPT_TENSOR, TENSOR_LIST, OPT_TENSOR_LIST)
+        for _a, i, _d in kernel.save_args
+    ]
+    if (
+        kernel.save_args
+        and all(plain)
+        and all(kernel.kwarg_only[i] for _a, i, _d in kernel.save_args)
+        and not (kernel.inplace or entry.save_computed or kernel.save_results)
+        and all(
+            isinstance(d, (bool, int, float, str, type(None))) for _a, _i, d in kernel.save_args
+        )
+    ):
+        # Only keyword-only plain values saved (add's alpha): without keywords they are the
+        # defaults, and every such node shares one dict of them (nothing writes into a
+        # node's `saved` after the recorder; FormulaNode.apply copies what it reads).
+        consts["SAVED_DEFAULTS"] = {a: d for a, _i, d in kernel.save_args}
+        emit(f"node.saved = saved = {saved_dict} if kwargs else SAVED_DEFAULTS")
+    else:
+        emit("node.saved = saved = " + saved_dict)
     if entry.save_computed:
         emit("for key, compute in computed:")
         emit("    saved[key] = compute(values)")

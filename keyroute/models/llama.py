@@ -11,8 +11,11 @@ the meta device (`keyroute plan`) and runs real GGUF models (SmolLM2-135M from t
 'The capital of France is Paris.'
 
 With `use_custom_ops=True` (the default) the norms, rotary embeddings and cache writes are the
-custom operators of `llama_ops` (`keyroute::rms_norm`, `keyroute::rope`, `keyroute::store_kv`);
-with False the same arithmetic runs as plain aten operators (`rms_norm`, mul/cat, `index_copy_`).
+custom operators of `llama_ops` (`keyroute::rms_norm`, `keyroute::rope`, `keyroute::store_kv`;
+with a cache and an int start position, eager prefill and decode take rotary embeddings, cache
+write and attention as one `keyroute::attend_kv_cache` per layer, with the same values); with
+False the same arithmetic runs as plain aten operators (`rms_norm`, mul/cat, `index_copy_`,
+scaled_dot_product_attention).
 """
 
 from __future__ import annotations
@@ -94,6 +97,23 @@ class Attention(Module):
         `mask` (True where a query may attend)."""
         b, s = batch, x.shape[0] // batch
         h, kvh, d = self.heads, self.kv_heads, self.head_dim
+        k_cache, v_cache = self.k_cache, self.v_cache
+        if self.custom and start >= 0 and positions is not None and k_cache is not None:
+            # The fused custom operator (flash-attn's attention with a KV cache): rotary
+            # embeddings, the cache write and the attention in one call per layer, the
+            # projections in their own (batch, seq, heads, head_dim) layout.
+            assert v_cache is not None
+            out = llama_ops.attend_kv_cache(
+                self.q_proj(x).view(b, s, h, d),
+                self.k_proj(x).view(b, s, kvh, d),
+                self.v_proj(x).view(b, s, kvh, d),
+                k_cache,
+                v_cache,
+                start,
+                cos,
+                sin,
+            )
+            return self.o_proj(out.view(b * s, h * d))
         if s == 1:
             # One token per sequence (decode): (b, heads, 1, d) is a view of the projection
             # without the transpose; the query heads come grouped by the KV head they share,

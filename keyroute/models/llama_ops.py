@@ -10,10 +10,14 @@ so (`mutates_args=("cache",)`), so functionalization and graph capture keep the 
     rms_norm(x, weight, eps)      x * rsqrt(mean(x**2, -1) + eps) * weight
     rope(x, cos, sin)             x * cos + rotate_half(x) * sin  (Hugging Face's halves)
     store_kv(cache, positions, value)   cache[..., positions, :] = value  (dim -2)
+    attend_kv_cache(q, k, v, k_cache, v_cache, start, cos, sin)
+        rope on q and k, both written into the caches at start.., causal GQA attention of q
+        over the caches up to the last position written (mutates both caches)
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -23,7 +27,7 @@ from .._library.custom_ops import custom_op
 from ..kernels.cpu._kernel import wrap as _wrap_array
 from ..tensor._tensor import Tensor
 
-__all__ = ["rms_norm", "rope", "store_kv", "rotate_half"]
+__all__ = ["rms_norm", "rope", "store_kv", "attend_kv_cache", "rotate_half"]
 
 _F32 = np.dtype(np.float32)
 
@@ -205,3 +209,121 @@ def store_kv(cache: Tensor, positions: Tensor, value: Tensor) -> None:
 def _(cache: Tensor, positions: Tensor, value: Tensor) -> None:
     _check_store(cache, positions, value)
     return None
+
+
+# ----------------------------------------------------------------------------- attend_kv_cache
+
+
+def _check_attend(
+    query: Tensor, key: Tensor, value: Tensor, k_cache: Tensor, v_cache: Tensor, start: int
+) -> None:
+    name = "keyroute::attend_kv_cache"
+    q, k, v, kc = (tuple(t.shape) for t in (query, key, value, k_cache))
+    if len(q) != 4 or len(k) != 4 or len(v) != 4 or len(kc) != 4:
+        raise RuntimeError(f"{name}: query, key, value and the caches must be 4-d")
+    b, s, h, d = q
+    kvh = k[2]
+    if k != v or k[0] != b or k[1] != s or k[3] != d or kvh == 0 or h % kvh:
+        raise RuntimeError(
+            f"{name}: key and value must be (batch, seq, kv_heads, head_dim) with kv_heads "
+            f"dividing the query's heads; got query {list(q)}, key {list(k)}, value {list(v)}"
+        )
+    if tuple(v_cache.shape) != kc or kc[0] < b or kc[1] != kvh or kc[3] != d:
+        raise RuntimeError(
+            f"{name}: caches of shape {list(kc)} and {list(v_cache.shape)} do not hold "
+            f"{kvh} heads of size {d} for a batch of {b}"
+        )
+    if start < 0 or start + s > kc[2]:
+        raise IndexError(
+            f"{name}: positions {start}..{start + s - 1} are out of bounds for a cache of "
+            f"{kc[2]} positions"
+        )
+    dt = query._dtype
+    if any(t._dtype is not dt for t in (key, value, k_cache, v_cache)):
+        raise RuntimeError(f"{name}: query, key, value and the caches must share one dtype")
+
+
+@custom_op("keyroute::attend_kv_cache", mutates_args=("k_cache", "v_cache"))
+def attend_kv_cache(
+    query: Tensor,
+    key: Tensor,
+    value: Tensor,
+    k_cache: Tensor,
+    v_cache: Tensor,
+    start: int,
+    cos: Tensor,
+    sin: Tensor,
+) -> Tensor:
+    """Rotary embeddings on query and key, the key and value written into the caches at
+    positions start.., and causal grouped-query attention of the query over the cache up to
+    its last position written: one call per layer, as an inference framework's fused
+    kernel does it (flash-attn's `flash_attn_with_kvcache` with rotary tables).
+
+    query (batch, seq, heads, head_dim), key and value (batch, seq, kv_heads, head_dim) (the
+    projections' layout, no transpose), caches (batch, kv_heads, positions, head_dim), cos and
+    sin (seq, head_dim) for positions start..; returns (batch, seq, heads, head_dim).
+
+    The arithmetic is `rope`'s, `store_kv`'s and the CPU flash kernel's, operation for
+    operation, so the unfused path and this one give the same values."""
+    _check_attend(query, key, value, k_cache, v_cache, start)
+    b, s, h, d = query._data.shape
+    kvh = key._data.shape[2]
+    end = start + s
+    c, sn = _compute(cos._data)[:, None, :], _compute(sin._data)[:, None, :]
+    q = _rope_array(_compute(query._data), c, sn)
+    want = query._data.dtype
+    if q.dtype != want:  # half precision: rounded once, as `rope`'s output is
+        q = q.astype(want).astype(_F32)
+    k = _rope_array(_compute(key._data), c, sn)
+    kc, vc = k_cache._data, v_cache._data
+    kc[:b, :, start:end] = k.transpose(0, 2, 1, 3)
+    vc[:b, :, start:end] = value._data.transpose(0, 2, 1, 3)
+    keys, values = _compute(kc[:b, :, :end]), _compute(vc[:b, :, :end])
+    if s == 1:
+        # One query per head: the heads sharing a KV head are that head's rows, so each
+        # cached key and value is read once (not repeated per query head).
+        qh = q.reshape(b, kvh, h // kvh, d)
+    else:
+        qh = q.transpose(0, 2, 1, 3)
+        if kvh != h:
+            keys = np.repeat(keys, h // kvh, axis=1)
+            values = np.repeat(values, h // kvh, axis=1)
+    scores = np.matmul(qh, keys.swapaxes(-1, -2))
+    scores *= 1.0 / math.sqrt(d)  # a Python float, as the flash kernel's scale
+    if s > 1:  # query i sees the keys up to position start + i
+        scores[..., np.triu(np.ones((s, end), dtype=np.bool_), start + 1)] = -np.inf
+    np.subtract(scores, np.maximum.reduce(scores, -1, keepdims=True), out=scores)
+    np.exp(scores, out=scores)
+    total = np.add.reduce(scores, -1, keepdims=True)
+    if end <= d:  # normalise the smaller of the probabilities and the output (as flash)
+        scores /= total
+        out = np.matmul(scores, values)
+    else:
+        out = np.matmul(scores, values)
+        out /= total
+    out = out.reshape(b, s, h, d) if s == 1 else np.ascontiguousarray(out.transpose(0, 2, 1, 3))
+    return _wrap(out, query)
+
+
+def _rope_array(a: np.ndarray, c: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """`rope`'s arithmetic on arrays: a * cos + rotate_half(a) * sin, over the last dim."""
+    half = a.shape[-1] // 2
+    out = a * c
+    out[..., :half] -= a[..., half:] * s[..., :half]
+    out[..., half:] += a[..., :half] * s[..., half:]
+    return out
+
+
+@attend_kv_cache.register_fake
+def _(
+    query: Tensor,
+    key: Tensor,
+    value: Tensor,
+    k_cache: Tensor,
+    v_cache: Tensor,
+    start: int,
+    cos: Tensor,
+    sin: Tensor,
+) -> Tensor:
+    _check_attend(query, key, value, k_cache, v_cache, start)
+    return _creation.empty(tuple(query.shape), dtype=query.dtype, device=query.device)

@@ -4,6 +4,7 @@ each optimizer creates on its first step."""
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import keyroute as _kr
@@ -77,6 +78,12 @@ def check_betas(betas: tuple[float, float]) -> None:
 def to_scalar(x: Any) -> Any:
     """A one-element Tensor hyper-parameter (a Tensor lr) as a Python number."""
     return x.item() if isinstance(x, Tensor) else x
+
+
+def compiling() -> bool:
+    """torch.compiler.is_compiling(), without importing the compiler into eager programs."""
+    ef = sys.modules.get("keyroute._dynamo.eval_frame")
+    return ef is not None and ef._is_compiling()
 
 
 def value(t: Any) -> Any:

@@ -11,6 +11,7 @@ from typing import Any
 import keyroute as _kr
 
 from .._ops import ops
+from . import _common
 
 __all__ = ["sgd_foreach", "sgd_fused", "adam_foreach", "adam_fused"]
 
@@ -90,8 +91,11 @@ def adam_foreach(opt: Any, params: list[Any], group: dict[str, Any]) -> None:
     grads, exp_avgs, exp_avg_sqs, maxs, steps = _adam_lists(opt, params)
     if maximize:
         grads = _A._foreach_neg.default(grads)
-    # PyTorch on CPU: _foreach_add_(steps, torch.tensor(1.0), alpha=1.0)
-    _A._foreach_add_.Tensor(steps, _kr.tensor(1.0), alpha=1.0)
+    compiling = _common.compiling()
+    if compiling:
+        _A._foreach_add_.Scalar(steps, 1)
+    else:  # PyTorch on CPU: _foreach_add_(steps, torch.tensor(1.0), alpha=1.0)
+        _A._foreach_add_.Tensor(steps, _kr.tensor(1.0), alpha=1.0)
     if wd != 0:
         if group["decoupled_weight_decay"]:
             _A._foreach_mul_.Scalar(params, 1 - lr * wd)
@@ -102,6 +106,28 @@ def adam_foreach(opt: Any, params: list[Any], group: dict[str, Any]) -> None:
     _A._foreach_lerp_.Scalar(exp_avgs, grads, 1 - beta1)
     _A._foreach_mul_.Scalar(exp_avg_sqs, beta2)
     _A._foreach_addcmul_.Scalar(exp_avg_sqs, grads, grads, 1 - beta2)
+    if compiling:
+        # dynamo traces opt.step with capturable=True: the bias corrections stay tensors
+        # PyTorch: _foreach_pow(beta, steps) (ScalarAndTensor), an operator keyroute lacks:
+        # one pow.Scalar per step (known gap optim/adam_foreach_pow)
+        bc1 = [beta1**s for s in steps]
+        bc2 = [beta2**s for s in steps]
+        _A._foreach_sub_.Scalar(bc1, 1)
+        _A._foreach_sub_.Scalar(bc2, 1)
+        _A._foreach_neg_.default(bc2)
+        _A._foreach_div_.Scalar(bc1, lr)
+        _A._foreach_reciprocal_.default(bc1)
+        _A._foreach_sqrt_.default(bc2)
+        if amsgrad:
+            _A._foreach_maximum_.List(maxs, exp_avg_sqs)
+            denom = _A._foreach_sqrt.default(maxs)
+        else:
+            denom = _A._foreach_sqrt.default(exp_avg_sqs)
+        _A._foreach_div_.List(denom, bc2)
+        _A._foreach_add_.Scalar(denom, eps)
+        _A._foreach_div_.List(denom, bc1)
+        _A._foreach_addcdiv_.Scalar(params, exp_avgs, denom)
+        return
     bc1 = [1 - beta1 ** s.item() for s in steps]
     bc2 = [1 - beta2 ** s.item() for s in steps]
     step_size = [(lr / b) * -1 for b in bc1]

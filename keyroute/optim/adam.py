@@ -10,6 +10,7 @@ from .._api import creation as _creation
 from .._ops import ops
 from ..autograd.grad_mode import no_grad
 from ..tensor.dtype import float32
+from ._common import compiling as _compiling
 from .optimizer import Optimizer
 
 __all__ = ["Adam", "AdamW"]
@@ -66,6 +67,7 @@ class Adam(Optimizer):
 
             with enable_grad():
                 loss = closure()
+        compiling = _compiling()
         with no_grad():
             for group in self.param_groups:
                 beta1, beta2 = group["betas"]
@@ -92,6 +94,12 @@ class Adam(Optimizer):
                             grad = grad.add(p, alpha=wd)
                     exp_avg.lerp_(grad, 1 - beta1)
                     exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+                    if compiling:
+                        # PyTorch's capturable formulas: dynamo traces opt.step with
+                        # capturable=True (OptimizerVariable), so the step stays a tensor
+                        # and no `.item()` breaks the graph.
+                        _capturable_update(p, grad, exp_avg, state, step_t, group)
+                        continue
                     step = step_t.item()
                     bias_correction1 = 1 - beta1**step
                     bias_correction2 = 1 - beta2**step
@@ -128,6 +136,27 @@ class Adam(Optimizer):
                 if group["amsgrad"]:
                     state["max_exp_avg_sq"] = _creation.zeros_like(p, memory_format=_preserve())
         return params
+
+
+def _capturable_update(
+    p: Any, grad: Any, exp_avg: Any, state: dict[str, Any], step: Any, group: dict[str, Any]
+) -> None:
+    """The rest of _single_tensor_adam's capturable branch (after the moment updates): the bias
+    corrections are tensors computed from the step tensor."""
+    beta1, beta2 = group["betas"]
+    lr, eps = group["lr"], group["eps"]
+    bias_correction1 = 1 - beta1**step
+    bias_correction2 = 1 - beta2**step
+    step_size_neg = (lr / bias_correction1).neg()
+    bias_correction2_sqrt = bias_correction2.sqrt()
+    if group["amsgrad"]:
+        max_sq = state["max_exp_avg_sq"]
+        max_sq.copy_(ops.aten.maximum.default(max_sq, state["exp_avg_sq"]))
+        sq = max_sq
+    else:
+        sq = state["exp_avg_sq"]
+    denom = (sq.sqrt() / (bias_correction2_sqrt * step_size_neg)).add_(eps / step_size_neg)
+    p.addcdiv_(exp_avg, denom)
 
 
 def _preserve() -> Any:

@@ -440,6 +440,12 @@ INTERNAL: dict[str, Rule] = {
         (_leaf("empty"), _leaf("as_strided_")) if o == "default" else ()
     ),
     "aten::index_copy_": _fixed(_AS_STRIDED, _AS_STRIDED),
+    # zeros of the input's size, then copy_ into the slice of it
+    "aten::slice_backward": _fixed(
+        ("aten::zeros", (_leaf("empty"), _leaf("zero_"))),
+        ("aten::slice", (_AS_STRIDED,)),
+        _leaf("copy_"),
+    ),
     "aten::nll_loss_backward": lambda o, a, k: (_leaf("zero_"),) if o == "default" else (),
     "aten::mse_loss_backward": _mse_backward,
     "aten::mse_loss": _mse_loss,

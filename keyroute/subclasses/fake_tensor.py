@@ -39,6 +39,7 @@ from ..kernels._output_cache import (
     sequence_key,
     tensor_storages,
 )
+from ..profiler import _state as _prof
 from ..tensor._tensor import META_KEYS, Tensor, _root_array
 from ..tensor.device import Device, default_device
 from ..tensor.dtype import _default_dtype
@@ -429,6 +430,13 @@ class FakeTensorMode(TorchDispatchMode):
 
     # -- dispatch ------------------------------------------------------------------------------
     def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+        if _prof.collector is not None:  # PyTorch's handler's own events (profiler/_fake_events)
+            from ..profiler._fake_events import record
+
+            return record(self, func, types, args, kwargs)
+        return self._torch_dispatch(func, types, args, kwargs)
+
+    def _torch_dispatch(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
         if kwargs is None:
             kwargs = {}
         if self.cache_enabled:

@@ -184,6 +184,7 @@ case("_to_copy")(lambda M, rng: ((t(M, rng, 2, 3).t(),), {"memory_format": M.con
 CASES["_to_copy_float32"] = lambda M, rng: ("_to_copy", (t(M, rng, 2, 3),), {"dtype": M.float32})
 case("view")(lambda M, rng: ((t(M, rng, 2, 6), [3, 4]), {}))
 case("_unsafe_view")(lambda M, rng: ((t(M, rng, 2, 6), [12]), {}))
+case("_reshape_alias")(lambda M, rng: ((t(M, rng, 2, 6), [3, 4], [4, 1]), {}))
 case("expand")(lambda M, rng: ((t(M, rng, 3, 1), [2, 3, 4]), {}))
 case("as_strided")(lambda M, rng: ((t(M, rng, 4, 4), [2, 2], [4, 1], 1), {}))
 case("t")(lambda M, rng: ((t(M, rng, 2, 3),), {}))

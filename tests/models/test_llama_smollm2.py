@@ -198,7 +198,7 @@ def test_generate_command_profile(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert f"trace written to {trace}" in out
     events = json.loads(trace.read_text())["traceEvents"]
     names = {e.get("name") for e in events}
-    assert "keyroute::store_kv" in names and "aten::mm" in names
+    assert "keyroute::attend_kv_cache" in names and "aten::mm" in names
     missing = str(tmp_path / "no" / "t.json")
     assert main([*args, "--profile", missing]) == 2
     assert "--profile folder" in capsys.readouterr().err

@@ -255,6 +255,14 @@ def summarize(events) -> dict:  # noqa: ANN001
 
 
 def run(src: str, torch_module) -> dict:  # noqa: ANN001
+    # FakeTensorMode's dispatch cache outlives modes and profiles (in both libraries), and a hit
+    # records fewer events than a miss: start every program from an empty cache, as the
+    # recording (one fresh process) did
+    import importlib
+
+    importlib.import_module(
+        f"{torch_module.__name__}._subclasses.fake_tensor"
+    ).FakeTensorMode.cache_clear()
     namespace = {"torch": torch_module, "__name__": "__profiled__"}
     exec(compile(src, "<profiled program>", "exec"), namespace)
     return summarize(namespace["prof"].events())

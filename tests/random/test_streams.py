@@ -3,6 +3,7 @@ tools/record_random.py; compared live too when torch is importable)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -76,19 +77,23 @@ def test_known_gaps_name_cases() -> None:
     assert set(GAPS) <= set(CASES), sorted(set(GAPS) - set(CASES))
 
 
-# Cases that draw bernoulli_(float p) (directly, or through dropout): on an Intel CPU, PyTorch
-# builds with MKL take another kernel there (MKL's MCG31 stream seeded from one mt19937 word),
-# so PyTorch itself gives other numbers than the recording (made on an AMD CPU, PyTorch's
-# portable kernel, which keyroute reproduces).
-_MKL_BERNOULLI_CASES = ("bernoulli_-", "shape-", "noncontig", "dropout")
+INTEL = json.loads((DATA.parent / "random_streams_intel_cpuid.json").read_text())
 
 
-def _torch_takes_mkl_bernoulli(torch: Any) -> bool:
-    try:
-        intel = "GenuineIntel" in Path("/proc/cpuinfo").read_text()
-    except OSError:
-        intel = False
-    return intel and torch.backends.mkl.is_available()
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_stream_matches_pytorch_on_an_intel_cpu(name: str) -> None:
+    """PyTorch 2.13 under valgrind's GenuineIntel CPUID (tools/record_random_intel_cpuid.py):
+    no kernel takes a vendor-specific path (older PyTorch drew bernoulli_(float p) from MKL's
+    MCG31 stream on Intel CPUs), so keyroute's values are an Intel CPU's too."""
+    assert INTEL["cpu"] == ["GenuineIntel", "AVX2"]
+    want = INTEL["values"][name]
+    got = [_raw(v) for v in CASES[name](kr)]
+    assert [dt for _, dt in got] == [dt for _, dt in want]
+    digests = [hashlib.sha256(arr.tobytes()).hexdigest() for arr, _ in got]
+    if name in GAPS:
+        assert digests != [d for d, _ in want], f"known gap {name!r} now matches"
+        return
+    assert digests == [d for d, _ in want], name
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -97,8 +102,6 @@ def test_recorded_data_is_torch_live(name: str) -> None:
     torch = pytest.importorskip("torch")
     if not torch.__version__.startswith("2.13"):
         pytest.skip("recorded with torch 2.13")
-    if name.startswith(_MKL_BERNOULLI_CASES) and _torch_takes_mkl_bernoulli(torch):
-        pytest.skip("PyTorch takes its MKL bernoulli_ kernel on this Intel CPU")
     values = CASES[name](torch)
     for i, v in enumerate(values):
         t = v.detach().contiguous()

@@ -35,6 +35,7 @@ from .loss import (
     mse_loss,
     nll_loss,
     nll_loss2d_forward_meta,
+    nll_loss_forward_check,
     nll_loss_forward_meta,
 )
 from .norm import layer_norm_checks, layer_norm_stat_dtype
@@ -55,6 +56,7 @@ __all__ = [
     "conv_output_shape",
     "pool_output_size",
     "nll_loss_forward_meta",
+    "nll_loss_forward_check",
     "nll_loss2d_forward_meta",
     "REDUCTION",
 ]

@@ -8,6 +8,7 @@ from typing import Any
 
 from ...tensor._tensor import Tensor
 from ...tensor.dtype import bool_, float32
+from ...tensor.meta_array import MetaArray
 from .. import _shape
 from .._define import composite, meta
 from .._meta_util import check, meta_like, new_meta, shape_of
@@ -32,18 +33,18 @@ def _safe_softmax(self, dim, dtype=None):
 
 
 def _flash_check(query: Tensor, key: Tensor, value: Tensor, dropout_p: float, attn_mask: Any):
+    # The messages are formatted only when a check fails: on a decode step this check runs
+    # once per layer, and building every message up front cost more than the checks.
     name = "scaled_dot_product_attention_flash_attention"
     dt = query._dtype
-    check(
-        dt.category == 2,
-        f"{name}: Expected data type in FP32, FP64, BF16, FP16, but got {dt._short} instead.",
-    )
-    check(
-        query.dim() == 4 and key.dim() == 4 and value.dim() == 4,
-        f"{name}: Accept only 4 dims inputs shape of {{B, H, T, K}}",
-    )
-    check(dropout_p == 0.0, f"{name}: Currently do not support dropout > 0")
+    if dt.category != 2:
+        raise RuntimeError(
+            f"{name}: Expected data type in FP32, FP64, BF16, FP16, but got {dt._short} instead."
+        )
     q, k, v = shape_of(query), shape_of(key), shape_of(value)
+    if not (len(q) == 4 and len(k) == 4 and len(v) == 4):
+        raise RuntimeError(f"{name}: Accept only 4 dims inputs shape of {{B, H, T, K}}")
+    check(dropout_p == 0.0, f"{name}: Currently do not support dropout > 0")
     check(q[3] == v[3] and k[3] == v[3], f"{name}: Q/K/V should have the same head size")
     if attn_mask is not None:
         check(
@@ -52,10 +53,8 @@ def _flash_check(query: Tensor, key: Tensor, value: Tensor, dropout_p: float, at
         )
         check(attn_mask.dim() in (2, 4), f"{name}: Attention mask dim in {{2, 4}}")
     for t in (key, value):
-        check(
-            t._dtype is dt,
-            f"expected scalar type {dt._short} but found {t._dtype._short}",
-        )
+        if t._dtype is not dt:
+            raise RuntimeError(f"expected scalar type {dt._short} but found {t._dtype._short}")
 
 
 @meta(
@@ -79,22 +78,27 @@ def flash_attention_meta(
 
 
 def _validate_sdpa_input(query: Tensor, key: Tensor, value: Tensor, attn_mask: Any) -> None:
-    check(
-        query._dtype is key._dtype and query._dtype is value._dtype,
-        f"Expected query, key, and value to have the same dtype, but got query.dtype: "
-        f"{query._dtype._cpp} key.dtype: {key._dtype._cpp} and value.dtype: "
-        f"{value._dtype._cpp} instead.",
-    )
-    check(
-        query.device == key.device and query.device == value.device,
-        f"Expected query, key, and value to have the same device type, but got query.device: "
-        f"{query.device} key.device: {key.device} and value.device: {value.device} instead.",
-    )
-    check(
-        query.dim() >= 2 and key.dim() >= 2 and value.dim() >= 2,
-        f"Expected query, key, and value to all be  at least 2 dimensional, but got query.dim: "
-        f"{query.dim()} key.dim: {key.dim()} and value.dim: {value.dim()} instead.",
-    )
+    # Each check is tested first and its message formatted only on failure (the messages read
+    # devices and dtypes, which cost more than the checks on a decode step's small tensors).
+    if not (query._dtype is key._dtype and query._dtype is value._dtype):
+        raise RuntimeError(
+            f"Expected query, key, and value to have the same dtype, but got query.dtype: "
+            f"{query._dtype._cpp} key.dtype: {key._dtype._cpp} and value.dtype: "
+            f"{value._dtype._cpp} instead."
+        )
+    dev = query.device
+    if not (dev == key.device and dev == value.device):
+        raise RuntimeError(
+            f"Expected query, key, and value to have the same device type, but got "
+            f"query.device: {query.device} key.device: {key.device} and value.device: "
+            f"{value.device} instead."
+        )
+    if not (len(shape_of(query)) >= 2 and len(shape_of(key)) >= 2 and len(shape_of(value)) >= 2):
+        raise RuntimeError(
+            f"Expected query, key, and value to all be  at least 2 dimensional, but got "
+            f"query.dim: {query.dim()} key.dim: {key.dim()} and value.dim: {value.dim()} "
+            f"instead."
+        )
     if attn_mask is not None:
         mdt = attn_mask._dtype
         check(
@@ -109,9 +113,9 @@ def _use_flash_cpp(query, key, value, attn_mask, dropout_p, enable_gqa) -> bool:
     """sdp::use_flash_attention_cpp: the CPU flash kernel's constraints, in PyTorch's order."""
     if dropout_p > 0.0:
         return False
-    if not (query.dim() == key.dim() == value.dim() == 4):
-        return False
     q, k, v = shape_of(query), shape_of(key), shape_of(value)
+    if not (len(q) == len(k) == len(v) == 4):
+        return False
     if not (q[0] == k[0] == v[0]):
         return False
     if enable_gqa:
@@ -138,10 +142,18 @@ def _use_flash_cpp(query, key, value, attn_mask, dropout_p, enable_gqa) -> bool:
         return False
     if q[2] == 0 or k[2] == 0:
         return False
-    if not (query.stride()[-1] == 1 and key.stride()[-1] == 1 and value.stride()[-1] == 1):
+    if not (_last_stride(query) == 1 and _last_stride(key) == 1 and _last_stride(value) == 1):
         return False
     dt = query._dtype
     return dt is key._dtype and dt is value._dtype and dt.category == 2
+
+
+def _last_stride(t: Tensor) -> int:
+    """t.stride(-1) without building the whole stride tuple."""
+    d = t._data
+    if d.__class__ is MetaArray:
+        return d.stride[-1]
+    return d.strides[-1] // d.itemsize
 
 
 def _convert_boolean_attn_mask(attn_mask: Any, dt: Any) -> Any:

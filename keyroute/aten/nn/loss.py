@@ -3,6 +3,8 @@ functions) and the nll_loss/nll_loss_nd/cross_entropy_loss/l1_loss decomposition
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...tensor._tensor import Tensor
 from ...tensor.dtype import int64, uint8
 from .._define import composite, meta
@@ -26,33 +28,37 @@ def _nll_target_check(target: Tensor) -> None:
     "ignore_index) -> (Tensor output, Tensor total_weight)"
 )
 def nll_loss_forward_meta(self, target, weight, reduction, ignore_index):
-    check(self.dim() > 0 and self.dim() <= 2, "input tensor should be 1D or 2D")
-    check(target.dim() <= 1, "0D or 1D target tensor expected, multi-target not supported")
-    if self.dim() == 1 and target.dim() == 1:
-        check(
-            shape_of(target)[0] == 1,
-            f"For 1D input, 1D target must have size 1, but got target size: {shape_of(target)[0]}",
-            ValueError,
-        )
-    elif self.dim() != 1 or target.dim() != 0:
-        check(
-            shape_of(self)[0] == shape_of(target)[0],
-            f"size mismatch (got input: {list(shape_of(self))}, target: {list(shape_of(target))})",
-        )
-    n_classes = shape_of(self)[-1]
-    check(
-        weight is None or (weight.dim() == 1 and weight.numel() == n_classes),
-        f"weight tensor should be defined either for all {n_classes} classes or no classes but "
-        f"got weight tensor of shape: {list(shape_of(weight)) if weight is not None else []}",
-    )
-    _nll_target_check(target)
-    if self._dtype.category != 2:
-        _not_implemented("nll_loss_out_frame", self._dtype)
+    nll_loss_forward_check(self, target, weight)
     if reduction == 0 and self.dim() == 2:
         out = new_meta((shape_of(self)[0],), self._dtype)
     else:
         out = new_meta((), self._dtype)
     return out, new_meta((), self._dtype)
+
+
+def nll_loss_forward_check(self: Any, target: Any, weight: Any) -> None:
+    """nll_loss_forward's argument checks, in PyTorch's order (the CPU kernel runs these, not
+    the whole meta function: cross_entropy reaches it every training step). Messages are
+    built only for a failing check."""
+    shape, tshape = shape_of(self), shape_of(target)
+    nd, tnd = len(shape), len(tshape)
+    check(0 < nd <= 2, "input tensor should be 1D or 2D")
+    check(tnd <= 1, "0D or 1D target tensor expected, multi-target not supported")
+    if nd == 1 and tnd == 1:
+        if tshape[0] != 1:
+            raise ValueError(
+                f"For 1D input, 1D target must have size 1, but got target size: {tshape[0]}"
+            )
+    elif (nd != 1 or tnd != 0) and shape[0] != tshape[0]:
+        raise RuntimeError(f"size mismatch (got input: {list(shape)}, target: {list(tshape)})")
+    if weight is not None and not (weight.dim() == 1 and weight.numel() == shape[-1]):
+        raise RuntimeError(
+            f"weight tensor should be defined either for all {shape[-1]} classes or no classes "
+            f"but got weight tensor of shape: {list(shape_of(weight))}"
+        )
+    _nll_target_check(target)
+    if self._dtype.category != 2:
+        _not_implemented("nll_loss_out_frame", self._dtype)
 
 
 @meta(

@@ -261,12 +261,18 @@ def _masked_fill_t(grad, mask):
 
 @derivative("clamp", "ClampBackward1", inputs=("self",), save=("self", "min", "max"))
 def _clamp(grad, self, min, max):  # noqa: A002
-    keep = aten.ones_like.default(self, dtype=bool_)
-    if min is not None:
-        keep = aten.logical_and.default(keep, aten.ge.Scalar(self, min))
-    if max is not None:
-        keep = aten.logical_and.default(keep, aten.le.Scalar(self, max))
-    return (aten.where.self(keep, grad, aten.zeros_like.default(grad)),)
+    # PyTorch's clamp_backward: where(self >= min & self <= max, grad, scalar_tensor(0.)); its
+    # logical_and_ on the fresh mask shows functionalized (logical_and) in its AOT graphs
+    if min is None and max is None:
+        return (grad,)
+    zero = aten.scalar_tensor.default(0.0, dtype=grad._dtype, device=grad.device)
+    if min is not None and max is not None:
+        keep = aten.logical_and.default(aten.ge.Scalar(self, min), aten.le.Scalar(self, max))
+    elif min is not None:
+        keep = aten.ge.Scalar(self, min)
+    else:
+        keep = aten.le.Scalar(self, max)
+    return (aten.where.self(keep, grad, zero),)
 
 
 @derivative("clamp.Tensor", "ClampBackward0", save=("self", "min", "max"))

@@ -25,7 +25,12 @@ def _conj_scalar(s: Any) -> Any:
     return s.conjugate() if isinstance(s, complex) else s
 
 
-@derivative("addr", "AddrBackward0", save=("vec1", "vec2", "beta", "alpha"))
+@derivative(
+    "addr",
+    "AddrBackward0",
+    save=("vec1", "vec2", "beta", "alpha"),
+    saved_for={"vec1": ("vec2",), "vec2": ("vec1",)},  # each vector only for the other's grad
+)
 def _addr(grad, vec1, vec2, beta, alpha, needs):
     g_self = _maybe_multiply(grad, _conj_scalar(beta)) if needs[0] else None
     g1 = g2 = None

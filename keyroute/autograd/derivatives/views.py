@@ -80,6 +80,9 @@ def _reshape_to(name: str) -> Callable[..., Any]:
 
 derivative("view", "ViewBackward0", computed={"s": _shape("self")})(_reshape_to("view"))
 derivative("_unsafe_view", "UnsafeViewBackward0", computed={"s": _shape("self")})(_reshape_to("u"))
+derivative("_reshape_alias", "ReshapeAliasBackward0", computed={"s": _shape("self")})(
+    _reshape_to("_reshape_alias")
+)
 
 
 @derivative("expand", "ExpandBackward0", computed={"s": _shape("self")})

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 from types import ModuleType
+from typing import Any
 
 __all__ = ["kernels", "set_enabled"]
 
@@ -43,11 +44,22 @@ def _load() -> None:
         _loaded = None
         return
     try:
-        from . import _numba_kernels
+        with _unhooked_print():
+            from . import _numba_kernels
     except ImportError:  # the `compile` extra is not installed: NumPy fallbacks
         _loaded = None
     else:
         _loaded = _numba_kernels
+
+
+def _unhooked_print() -> Any:
+    """The real builtins.print during numba's import when a compile's capture hooks it
+    (keyroute/_dynamo/breaks.py real_print); nothing when no capture module is loaded."""
+    import contextlib
+    import sys
+
+    breaks = sys.modules.get("keyroute._dynamo.breaks")
+    return breaks.real_print() if breaks is not None else contextlib.nullcontext()
 
 
 def set_enabled(enabled: bool) -> bool:

@@ -85,7 +85,10 @@ def jit_kernels(size: int) -> dict[str, Callable[..., Any]] | None:
         return None
     _CHECKED = True
     if importlib.util.find_spec("numba") is not None:
-        from . import _random_numba as nb
+        from ._jit import _unhooked_print
+
+        with _unhooked_print():
+            from . import _random_numba as nb
 
         kernels = {
             "fill16_float": nb.fill16_float,

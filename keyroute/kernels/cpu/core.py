@@ -420,14 +420,25 @@ def detach(self):
     return out
 
 
+def _exact_c_strides(a: np.ndarray) -> bool:
+    """Whether a's strides are exactly the C-contiguous ones (size-1 dimensions included)."""
+    want = a.itemsize
+    for n, st in zip(reversed(a.shape), reversed(a.strides)):
+        if st != want:
+            return False
+        want *= n
+    return True
+
+
 @kernel("view")
 def view(self, size):
     a = self._data
     shape = _shape.infer_size(as_size(size), a.size)
-    if a.size > 1 and a.flags.c_contiguous and 1 not in shape and 1 not in a.shape:
-        # A C-contiguous reshape is a view with contiguous strides, as PyTorch's view gives.
-        # Size-1 dimensions take the general path: NumPy's contiguity ignores their strides,
-        # PyTorch's view (computeStride) carries them through.
+    if a.size > 1 and a.flags.c_contiguous and (1 not in a.shape or _exact_c_strides(a)):
+        # An input with exactly contiguous strides views as contiguous strides of any shape
+        # (computeStride finds one chunk), which is what NumPy's reshape gives it, size-1
+        # dimensions included. Size-1 input dimensions are checked: NumPy's contiguity flag
+        # ignores their strides, PyTorch's view carries them through.
         return view_of(self, a.reshape(shape))
     stride = _shape.compute_view_stride(a.shape, self.stride(), shape)
     if stride is None:
@@ -465,6 +476,22 @@ def as_strided(self, size, stride, storage_offset=None):
         raise RuntimeError("mismatch in length of strides and shape")
     offset = self.storage_offset() if storage_offset is None else int(storage_offset)
     return view_of(self, strided_view(self._data, shape, strides, offset))
+
+
+@kernel("_reshape_alias")
+def _reshape_alias(self, size, stride):
+    shape, strides = as_size(size), as_size(stride)
+    if len(shape) != len(strides):
+        raise RuntimeError(
+            f"dimensionality of sizes ({len(shape)}) must match dimensionality of strides "
+            f"({len(strides)})"
+        )
+    # from self's first element, as view's kernel: self's storage offset is kept, and a NumPy
+    # view need not lie inside the array keyroute takes for its storage
+    a = self._data
+    item = a.itemsize
+    v = _as_strided(a, shape, tuple(s * item for s in strides), writeable=a.flags.writeable)
+    return view_of(self, v)
 
 
 @kernel("expand")

@@ -108,20 +108,21 @@ def _with_plain_inputs(fn: Any, *args: Any, **kwargs: Any) -> Any:
 def mm(self: Tensor, mat2: Tensor) -> Tensor:
     a, b = self._data, mat2._data
     dt = self._dtype
+    sa, sb = a.shape, b.shape  # (ndarray.shape builds a tuple per read: read each once)
     if (
         dt is mat2._dtype
-        and a.ndim == 2
-        and b.ndim == 2
-        and a.shape[1] == b.shape[0]
+        and len(sa) == 2
+        and len(sb) == 2
+        and sa[1] == sb[0]
         and dt in _BLAS
         and not (self._key_set | mat2._key_set) & MATH_BITS
     ):
-        if dt is float32 and (a.shape[0] == 1 or b.shape[1] == 1):  # thin: MKL's own order
+        if dt is float32 and (sa[0] == 1 or sb[1] == 1):  # thin: MKL's own order
             r = sequential_gemm(a, b)
             if r is not None:
                 return wrap(r, dt)
         r = a.dot(b)
-        if r.size:  # a fresh product: wrap() inline (this is every small mm's path)
+        if sa[0] and sb[1]:  # a fresh product: wrap() inline (this is every small mm's path)
             t = _new(Tensor)
             t._data = r
             t._dtype = dt
@@ -178,23 +179,24 @@ def addmm(self: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any
         return _with_plain_inputs(addmm, self, mat1, mat2, beta=beta, alpha=alpha)
     a, b, c = mat1._data, mat2._data, self._data
     dt = mat1._dtype
+    sa, sb, sc = a.shape, b.shape, c.shape  # (each ndarray.shape read builds a tuple)
     if not (
         dt is mat2._dtype
         and dt is self._dtype
-        and a.ndim == 2
-        and b.ndim == 2
-        and a.shape[1] == b.shape[0]
+        and len(sa) == 2
+        and len(sb) == 2
+        and sa[1] == sb[0]
         and dt.category != 0
-        and (c.shape == b.shape[1:] or _broadcasts_to(c.shape, (a.shape[0], b.shape[1])))
+        and (sc == sb[1:] or _broadcasts_to(sc, (sa[0], sb[1])))
     ):
         addmm_meta(self, mat1, mat2)
     if dt in _BLAS and beta == 1 and alpha == 1:  # linear's bias add: one matmul, one add
-        if dt is float32 and (a.shape[0] == 1 or b.shape[1] == 1):  # thin: MKL's own order
+        if dt is float32 and (sa[0] == 1 or sb[1] == 1):  # thin: MKL's own order
             r = sequential_gemm(a, b, c)
             if r is not None:
                 return wrap(r, dt)
         r = a.dot(b)
-        if r.size:
+        if sa[0] and sb[1]:
             np.add(r, c, out=r)
             return wrap(r, dt)
     comp = compute_dtype(dt)

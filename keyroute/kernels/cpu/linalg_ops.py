@@ -170,7 +170,7 @@ def linalg_inv_ex_k(A: Tensor, *, check_errors: bool = False) -> tuple[Tensor, T
     a = A._data
     _, _, info = lu_factor(a)
     if check_errors:
-        _singular_error("linalg.inv", info, a.ndim > 2)
+        _singular_error("linalg.inv_ex", info, a.ndim > 2)
     ok = info == 0
     if ok.all():
         inv = np.linalg.inv(a) if a.size else a.copy()
@@ -189,7 +189,7 @@ def _linalg_solve_ex_k(
     a, b = A._data, B._data
     lu, piv, info = lu_factor(a)  # of A itself: LU, pivots and info keep A's batch shape
     if check_errors:
-        _solve_error("torch.linalg.solve", info, a.ndim > 2)
+        _solve_error("torch.linalg.solve_ex", info, a.ndim > 2)
     vec = solve_is_vector(a.shape, b.shape)
     if vec:
         bb = b[..., None]
@@ -252,7 +252,7 @@ def _cholesky_error(info: np.ndarray, batched: bool) -> None:
         b = int(bad[0])
         where = f"(Batch element {b}): " if batched else ""
         raise LinAlgError(
-            f"linalg.cholesky: {where}The factorization could not be completed because the "
+            f"linalg.cholesky_ex: {where}The factorization could not be completed because the "
             f"input is not positive-definite (the leading minor of order "
             f"{int(info.reshape(-1)[b])} is not positive-definite)."
         )

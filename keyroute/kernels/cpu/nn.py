@@ -199,6 +199,16 @@ def _safe_softmax(self: Tensor, dim: int, dtype: Any = None) -> Tensor:
 # ----------------------------------------------------------------------------- attention
 
 
+def _normalised_product(p: np.ndarray, v: np.ndarray, total: np.ndarray) -> np.ndarray:
+    """(p / total) @ v, dividing the smaller of the probabilities and the output."""
+    if p.shape[-1] <= v.shape[-1]:
+        p /= total
+        return np.matmul(p, v)
+    out = np.matmul(p, v)
+    out /= total
+    return out
+
+
 @kernel("_scaled_dot_product_flash_attention_for_cpu")
 def flash_attention(
     query: Tensor,
@@ -213,7 +223,7 @@ def flash_attention(
     _nn._flash_check(query, key, value, dropout_p, attn_mask)
     dt = query._dtype
     comp = _comp(dt)
-    q, k, v = (_as(t._data, comp) for t in (query, key, value))
+    q, k, v = _as(query._data, comp), _as(key._data, comp), _as(value._data, comp)
     b, h, L, e = q.shape
     hk = k.shape[1]
     if hk != h and hk:
@@ -227,23 +237,24 @@ def flash_attention(
         s += _as(attn_mask._data, comp)
     if is_causal:
         s[..., np.triu(np.ones((L, s_len), dtype=np.bool_), 1)] = -np.inf
-    m = s.max(axis=-1, keepdims=True) if s_len else np.full((b, h, L, 1), -np.inf, comp)
+    # (the ufuncs' reduce, not the ndarray methods: those go through NumPy's Python wrappers)
+    m = np.maximum.reduce(s, -1, keepdims=True) if s_len else np.full((b, h, L, 1), -np.inf, comp)
     masked = None
-    if not np.isfinite(m).all():
+    if not np.logical_and.reduce(np.isfinite(m), None):
         masked = np.isneginf(m)
         m = np.where(masked, 0, m)
     np.subtract(s, m, out=s)
     np.exp(s, out=s)
-    total = s.sum(axis=-1, keepdims=True)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if s_len <= v.shape[-1]:  # normalise the smaller of the probabilities and the output
-            s /= total
-            out = np.matmul(s, v)
-        else:
-            out = np.matmul(s, v)
-            out /= total
+    total = np.add.reduce(s, -1, keepdims=True)
+    if masked is None:
+        # Every row's maximum is finite, so its exp is 1 and total >= 1: no 0/0 and no log(0)
+        # to silence (np.errstate costs more than the arithmetic on a decode step).
+        out = _normalised_product(s, v, total)
         lse = m + np.log(total)
-    if masked is not None:
+    else:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = _normalised_product(s, v, total)
+            lse = m + np.log(total)
         out = np.where(masked, 0, out)
         lse = np.where(masked, 0, lse)
     if query._data.flags.c_contiguous:
@@ -260,6 +271,7 @@ def flash_attention(
 
 
 _EXACT_COUNT = 2**24  # below it a float32 sum of ones is the count exactly
+_MIN, _MAX = np.minimum.reduce, np.maximum.reduce
 
 
 def _nll(
@@ -281,8 +293,8 @@ def _nll(
         and reduction == 1
         and 0 < n < _EXACT_COUNT
         and not 0 <= ignore_index < c
-        and t.min() >= 0
-        and t.max() < c
+        and _MIN(t, None) >= 0  # (the ufuncs' reduce: ndarray.min() adds a Python frame)
+        and _MAX(t, None) < c
     ):
         # cross_entropy's case (mean, no weight, every target valid): the steps below with
         # the weights all ones, the same sum and the same quotient (n > 0: no 0/0 to silence)
@@ -313,7 +325,7 @@ def _nll(
 def nll_loss_forward(
     self: Tensor, target: Tensor, weight: Any, reduction: int, ignore_index: int
 ) -> tuple[Tensor, Tensor]:
-    _nn.nll_loss_forward_meta(self, target, weight, reduction, ignore_index)
+    _nn.nll_loss_forward_check(self, target, weight)
     dt = self._dtype
     x = self._data
     if x.ndim == 1:

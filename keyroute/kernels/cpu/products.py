@@ -13,6 +13,7 @@ from ...aten._shape import wrap_dim
 from ...tensor import dtype as _dt
 from ...tensor._tensor import Tensor
 from ._kernel import kernel
+from .core import _SCALAR_T
 from .nn import _as, _comp, _round
 from .nn import _wrap as wrap
 
@@ -32,6 +33,13 @@ def trace(self: Tensor) -> Tensor:
 def addr(self: Tensor, vec1: Tensor, vec2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
     meta = _m.addr(self, vec1, vec2, beta=beta, alpha=alpha)
     dt = meta._dtype
+    if not dt.is_complex:  # the kernel's beta.to<scalar_t>(), alpha.to<scalar_t>()
+        for s in (beta, alpha):
+            if isinstance(s, complex) and s.imag != 0:
+                raise RuntimeError(
+                    f"value cannot be converted to type {_SCALAR_T[dt.np.name]} without overflow"
+                )
+        beta, alpha = (v.real if isinstance(v, complex) else v for v in (beta, alpha))
     shape = tuple(meta.shape)
     if dt is _dt.bool_:
         outer = np.logical_and.outer(vec1._data.astype(bool), vec2._data.astype(bool))
@@ -40,12 +48,34 @@ def addr(self: Tensor, vec1: Tensor, vec2: Tensor, *, beta: Any = 1, alpha: Any 
             r = np.logical_or(r, np.broadcast_to(self._data.astype(bool), shape))
         return wrap(np.ascontiguousarray(r), dt)
     comp = _comp(dt)
+    if comp != dt.np:  # float16/bfloat16: scalar_t arithmetic, each step rounded to dt
+        return wrap(_addr_half(self, vec1, vec2, beta, alpha, dt, shape), dt)
     outer = np.multiply.outer(_as(vec1._data, comp), _as(vec2._data, comp))
     r = outer * comp.type(alpha) if alpha != 1 else outer
     if beta != 0:  # beta == 0 ignores self (its NaNs too), as PyTorch's kernel does
         s = np.broadcast_to(_as(self._data, comp), shape)
         r = r + (s * comp.type(beta) if beta != 1 else s)
     return wrap(np.ascontiguousarray(_round(np.asarray(r, comp), dt)), dt)
+
+
+def _addr_half(self: Tensor, vec1: Tensor, vec2: Tensor, beta: Any, alpha: Any, dt: Any,
+               shape: tuple[int, ...]) -> np.ndarray:  # fmt: skip
+    """addr_kernel's `beta * self + alpha * vec1 * vec2` in c10::Half / c10::BFloat16: the
+    scalars converted to dt, and every product and the sum computed in float and rounded back
+    (as the scalar and the Vectorized arithmetic of those types do)."""
+    low = dt.np
+
+    def rounded(x: np.ndarray) -> np.ndarray:
+        return x.astype(low).astype(np.float32)
+
+    f32 = np.float32
+    a = f32(low.type(alpha))
+    r = rounded(np.multiply.outer(rounded(a * vec1._data.astype(f32)), vec2._data.astype(f32)))
+    if beta != 0:
+        b = f32(low.type(beta))
+        s = rounded(b * np.broadcast_to(self._data.astype(f32), shape))
+        r = s + r
+    return np.ascontiguousarray(r.astype(low))
 
 
 @kernel("_trilinear")
@@ -86,5 +116,7 @@ def renorm(self: Tensor, p: Any, dim: int, maxnorm: Any) -> Tensor:
         norm = np.power(np.power(x, p).sum(axis=axes, keepdims=True), 1.0 / p)
     factor = np.where(norm > maxnorm, maxnorm / (norm + 1e-7), 1.0)
     comp = _comp(dt)
+    if comp != dt.np:  # the factor tensor has self's dtype (Half/BFloat16) in renorm_out
+        factor = factor.astype(dt.np)
     r = _as(a, comp) * factor.astype(comp)
     return wrap(np.ascontiguousarray(_round(np.asarray(r, comp), dt)), dt)

@@ -17,9 +17,9 @@ steps (ATen's TransformationHelper.h, DistributionsHelper.h and cpu/Distribution
 - bernoulli (scalar p), exponential, cauchy, log_normal, geometric: the double distributions.
 
 The kernels are the ones PyTorch's x86 builds run with AVX2 (also chosen on AVX-512 machines for
-normal_) and, for bernoulli_(float p), the portable kernel: on Intel CPUs PyTorch's MKL builds
-instead draw that one from MKL's MCG31 stream (seeded by one mt19937 word), which keyroute does
-not reproduce.
+normal_), on AMD and Intel CPUs alike: PyTorch 2.13 takes no vendor-specific path here (older
+releases drew bernoulli_(float p) from MKL's MCG31 stream on Intel CPUs; 2.13 run under an
+Intel CPUID gives the portable kernel's values, tools/record_random_intel_cpuid.py).
 
 Elements are visited in TensorIterator's order: memory order (dimensions by decreasing
 stride), which is the row-major order of a contiguous tensor.
