@@ -257,5 +257,9 @@ from .layers.autocast import (  # noqa: E402
 # Out-of-tree backends: PyTorch's PrivateUse1 route (keyroute/utils/backend_registration.py).
 from .utils.backend_registration import register_device_module as _register_device_module  # noqa: E402
 
+# ATen/Parallel's thread counts (keyroute/_parallel.py: the intra-op count goes to NumPy's BLAS).
+from ._parallel import get_num_interop_threads, get_num_threads, init_num_threads  # noqa: E402
+from ._parallel import set_num_interop_threads, set_num_threads  # noqa: E402
+
 # torch.to_dlpack (torch.utils.dlpack.to_dlpack): the raw memory as a DLPack capsule.
 from .utils.dlpack import to_dlpack  # noqa: E402

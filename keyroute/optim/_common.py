@@ -24,6 +24,7 @@ __all__ = [
     "to_scalar",
     "value",
     "no_sparse",
+    "check_capturable",
 ]
 
 
@@ -94,3 +95,48 @@ def value(t: Any) -> Any:
 def no_sparse(name: str, p: Tensor) -> None:
     if p.grad.is_sparse:
         raise RuntimeError(f"{name} does not support sparse gradients")
+
+
+# What each optimizer's capturable check names, as PyTorch 2.13's _single_tensor_<name> and
+# _multi_tensor_<name> word it: (subject, XLA supported) for the single-tensor and the foreach
+# step (the two differ: the foreach steps pass supports_xla=False, NAdam's adds a comma).
+_CAPTURABLE_CHECKS: dict[str, tuple[tuple[str, bool], tuple[str, bool]]] = {
+    "Adam": (("params and state_steps", True), ("params and state_steps", False)),
+    "AdamW": (("params and state_steps", True), ("params and state_steps", False)),
+    "Adamax": (("params and state_steps", True), ("params and state_steps", False)),
+    "RAdam": (("params and state_steps", True), ("params and state_steps", False)),
+    "NAdam": (
+        ("params, mu_products and state_steps", True),
+        ("params, mu_products, and state_steps", False),
+    ),
+    "ASGD": (
+        ("params, mus, etas, and state_steps", True),
+        ("params, mus, etas, and state_steps", False),
+    ),
+    "Rprop": (("params and state_steps", True), ("params and state_steps", True)),
+    "Adadelta": (("params and state_steps", False), ("params and state_steps", False)),
+    "RMSprop": (("params and state_steps", True), ("params and state_steps", True)),
+}
+
+
+def check_capturable(opt: Any, params: list[Tensor], group: dict[str, Any]) -> None:
+    """capturable=True outside torch.compile: PyTorch's assertion that every parameter is on a
+    device that can capture the step into a graph (CUDA and the like, not the CPU). It runs
+    after the group's state is created, before any update, as PyTorch's does; the fused steps
+    have no such check."""
+    if not params or not group.get("capturable") or group.get("fused") or compiling():
+        return
+    for cls in type(opt).__mro__:  # (a user's subclass of Adam words it as Adam)
+        check = _CAPTURABLE_CHECKS.get(cls.__name__)
+        if check is not None:
+            break
+    else:
+        return
+    subject, xla = check[1] if group.get("foreach") else check[0]
+    from ..utils.backend_registration import _get_privateuse1_backend_name
+
+    devices = ["cuda", "xpu", "hpu", _get_privateuse1_backend_name()] + (["xla"] if xla else [])
+    if not all(p.device.type in devices for p in params):
+        raise AssertionError(
+            f"If capturable=True, {subject} must be on supported devices: {devices}."
+        )

@@ -50,6 +50,7 @@ class SingleTensorOptimizer(Optimizer):
         with no_grad():
             for group in self.param_groups:
                 params = self._init_group(group)
+                c.check_capturable(self, params, group)
                 if params and group.get("foreach") and self._foreach is not None:
                     from . import _foreach_more  # PyTorch's _multi_tensor_<name>
 

@@ -61,6 +61,7 @@ class Adadelta(Optimizer):
         with no_grad():
             for group in self.param_groups:
                 params = self._init_group(group)
+                c.check_capturable(self, params, group)
                 if params and group["foreach"]:  # PyTorch's _multi_tensor_adadelta
                     from . import _foreach_more
 

@@ -10,6 +10,7 @@ from .._api import creation as _creation
 from .._ops import ops
 from ..autograd.grad_mode import no_grad
 from ..tensor.dtype import float32
+from ._common import check_capturable as _check_capturable
 from ._common import compiling as _compiling
 from .optimizer import Optimizer
 
@@ -75,6 +76,7 @@ class Adam(Optimizer):
                 amsgrad, maximize = group["amsgrad"], group["maximize"]
                 decoupled = group["decoupled_weight_decay"]
                 params = self._init_group(group)
+                _check_capturable(self, params, group)
                 if params and (group["foreach"] or group["fused"]):
                     from . import _foreach
 

@@ -64,6 +64,7 @@ class ASGD(Optimizer):
         with no_grad():
             for group in self.param_groups:
                 params = self._init_group(group)
+                c.check_capturable(self, params, group)
                 if params and group["foreach"]:  # PyTorch's _multi_tensor_asgd
                     from . import _foreach_more
 
